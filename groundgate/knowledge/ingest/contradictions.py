@@ -1,0 +1,100 @@
+"""The ingest-time contradiction detector.
+
+Two sentences from different documents conflict when they state different values of the
+same unit about nearly the same subject (the same words, give or take a couple), while
+both documents are valid at the same time and neither supersedes the other. Extra
+qualifiers ("on new business in zone H3") change the subject, so scoped rules do not
+collide with general ones. The detector only ever opens entries; a person resolves them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import date, datetime
+
+from groundgate.knowledge.ingest.extract import ValueStatement
+from groundgate.knowledge.model import Contradiction, Position
+
+__all__ = ["detect_contradictions"]
+
+MIN_SHARED_WORDS = 3
+MAX_DIFFERENT_WORDS = 2
+MIN_JACCARD = 0.6
+
+
+def _normal_value(unit: str, value: str) -> str:
+    if unit != "date":
+        return value.rstrip("0").rstrip(".") if "." in value else value
+    for fmt in ("%Y-%m-%d", "%d %B %Y", "%d %b %Y", "%B %d, %Y", "%B %d %Y", "%b %d, %Y"):
+        try:
+            return datetime.strptime(value.replace(".", ""), fmt).date().isoformat()
+        except ValueError:
+            continue
+    return value
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    shared = a & b
+    if len(shared) < MIN_SHARED_WORDS:
+        return False
+    return len(a ^ b) <= MAX_DIFFERENT_WORDS and len(shared) / len(a | b) >= MIN_JACCARD
+
+
+def detect_contradictions(
+    statements: Iterable[ValueStatement],
+    *,
+    related: set[frozenset[str]],
+    covered: set[frozenset[str]],
+    entity_ids: dict[str, tuple[str, ...]],
+    today: date,
+) -> list[Contradiction]:
+    """Open entries for conflicting value statements.
+
+    Args:
+        statements: Value statements from every document of the ingest.
+        related: Pairs of document ids where one supersedes the other (never conflicts).
+        covered: Pairs of document ids already covered by a declared register entry.
+        entity_ids: Document id to the entity ids it is about.
+        today: The opening date of new entries.
+    """
+    by_unit: dict[str, list[ValueStatement]] = defaultdict(list)
+    for statement in statements:
+        by_unit[statement.unit].append(statement)
+    found: dict[str, Contradiction] = {}
+    for unit, group in by_unit.items():
+        for i, left in enumerate(group):
+            for right in group[i + 1 :]:
+                pair = frozenset((left.doc_id, right.doc_id))
+                if len(pair) < 2 or pair in related or pair in covered:
+                    continue
+                left_values = {_normal_value(unit, v) for v in left.values}
+                if left_values == {_normal_value(unit, v) for v in right.values}:
+                    continue
+                if not left.validity.overlaps(right.validity):
+                    continue
+                if not _similar(left.subject, right.subject):
+                    continue
+                key = "|".join(sorted([left.sentence, right.sentence]))
+                entry_id = "CTR-D-" + hashlib.sha256(key.encode()).hexdigest()[:8]
+                shared = sorted(left.subject & right.subject)
+                entities = tuple(
+                    dict.fromkeys(
+                        (*entity_ids.get(left.doc_id, ()), *entity_ids.get(right.doc_id, ()))
+                    )
+                ) or tuple(sorted(pair))
+                found[entry_id] = Contradiction(
+                    id=entry_id,
+                    topic=f"Conflicting {unit} for: {' '.join(shared[:8])}",
+                    entity_ids=entities,
+                    positions=(
+                        Position(statement=left.sentence, source_ids=(left.doc_id,)),
+                        Position(statement=right.sentence, source_ids=(right.doc_id,)),
+                    ),
+                    status="open",
+                    owner=None,
+                    opened_at=today,
+                    origin="detected",
+                )
+    return sorted(found.values(), key=lambda c: c.id)

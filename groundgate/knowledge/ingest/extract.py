@@ -1,0 +1,159 @@
+"""Rule-based extraction that works offline on any corpus.
+
+- identifiers (``CLM-1108``, ``INS-SYN-003``, ``DR-014``) and the names of known entities
+  and document titles found in a body become ``mentions`` edges;
+- defined terms (``"Excess" means ...``, ``**Excess**: ...``) become term entities;
+- sentences that state a value (an amount, a duration, a percentage, a date, a year)
+  become ``ValueStatement`` records for the contradiction detector.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from groundgate.knowledge.model import Document, Entity, Validity
+from groundgate.knowledge.text import STOPWORDS, stem
+
+__all__ = [
+    "IDENTIFIER",
+    "ValueStatement",
+    "defined_terms",
+    "find_mentions",
+    "sentences",
+    "value_statements",
+]
+
+IDENTIFIER = re.compile(r"\b[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]{1,10})*-\d{2,}[A-Z]?\b")
+"""Upper-case identifiers with a numeric tail: claim, policy, document, decision ids."""
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
+_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_MONTH = r"(?:" + "|".join(m.capitalize() for m in _MONTHS) + r"|" + "|".join(
+    m[:3].capitalize() for m in _MONTHS
+) + r")"
+_DATE = re.compile(
+    rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}} {_MONTH}\.? \d{{4}}|{_MONTH}\.? \d{{1,2}},? \d{{4}})\b"
+)
+_VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("money", re.compile(r"(?:GBP|USD|EUR|£|\$|€)\s?(\d[\d,]*(?:\.\d+)?)")),
+    ("percent", re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:%|per ?cent)")),
+    (
+        "duration",
+        re.compile(r"\b(\d+)[- ](year|month|week|day|hour)s?\b", re.IGNORECASE),
+    ),
+)
+_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
+_DEFINED = (
+    re.compile(r"^[\"“']?(?P<term>[A-Z][\w\- ]{1,60}?)[\"”']? means\b"),
+    re.compile(r"^\*\*(?P<term>[^*]{2,60})\*\*\s*[:—-]"),
+)
+
+
+@dataclass(frozen=True)
+class ValueStatement:
+    """A sentence that states a value about a subject."""
+
+    doc_id: str
+    sentence: str
+    unit: str
+    values: tuple[str, ...]
+    subject: frozenset[str]
+    validity: Validity
+
+
+def sentences(text: str) -> list[str]:
+    """Split text into sentences (and list items), stripped, non-empty."""
+    return [s.strip(" -*\t") for s in _SENTENCE.split(text) if s and s.strip(" -*\t")]
+
+
+def find_mentions(body: str, names: dict[str, str], self_id: str) -> set[str]:
+    """Entity ids whose lowercased name (a key of ``names``) occurs in ``body``.
+
+    Identifiers match anywhere; other names must be at least two words or six letters,
+    so that common words do not become edges.
+    """
+    found = {names[m.group(0).lower()] for m in IDENTIFIER.finditer(body) if m.group(0).lower() in names}
+    words = re.findall(r"[a-z0-9][a-z0-9'\-]*", body.lower())
+    for size in range(1, 7):
+        for start in range(len(words) - size + 1):
+            gram = " ".join(words[start : start + size])
+            target = names.get(gram)
+            if target and (size > 1 or len(gram) >= 6):
+                found.add(target)
+    found.discard(self_id)
+    return found
+
+
+def defined_terms(doc: Document) -> list[tuple[str, str]]:
+    """(term, defining sentence) pairs stated in ``doc``."""
+    out: list[tuple[str, str]] = []
+    for sentence in sentences(doc.body):
+        for pattern in _DEFINED:
+            match = pattern.match(sentence)
+            if match:
+                term = match.group("term").strip()
+                if len(term.split()) <= 6:
+                    out.append((term, sentence))
+                break
+    return out
+
+
+def _subject(sentence: str, drop: list[str]) -> frozenset[str]:
+    text = sentence
+    for surface in drop:
+        text = text.replace(surface, " ")
+    text = _DATE.sub(" ", text)
+    words = re.findall(r"[a-z][a-z'\-]+", text.lower())
+    return frozenset(
+        stem(w) for w in words if w not in STOPWORDS and w not in _MONTHS and len(w) > 2
+    )
+
+
+def value_statements(doc: Document) -> list[ValueStatement]:
+    """One statement per sentence and unit of value in ``doc``, with its subject words."""
+    out: list[ValueStatement] = []
+    for sentence in sentences(doc.body):
+        if len(sentence) > 400:
+            continue
+        found: list[tuple[str, str, str]] = []
+        for unit, pattern in _VALUE_PATTERNS:
+            for match in pattern.finditer(sentence):
+                value = match.group(1).replace(",", "")
+                label = unit if unit != "duration" else match.group(2).lower()
+                found.append((label, value, match.group(0)))
+        for match in _DATE.finditer(sentence):
+            found.append(("date", match.group(0), match.group(0)))
+        if not found:
+            stripped = _DATE.sub(" ", sentence)
+            found = [("year", m.group(1), m.group(0)) for m in _YEAR.finditer(stripped)]
+        by_unit: dict[str, list[tuple[str, str]]] = {}
+        for unit, value, surface in found:
+            by_unit.setdefault(unit, []).append((value, surface))
+        for unit, pairs in by_unit.items():
+            out.append(
+                ValueStatement(
+                    doc_id=doc.id,
+                    sentence=sentence,
+                    unit=unit,
+                    values=tuple(sorted({v for v, _ in pairs})),
+                    subject=_subject(sentence, [surface for _, surface in pairs]),
+                    validity=doc.validity,
+                )
+            )
+    return out
+
+
+def term_entity(term: str, sentence: str, doc: Document) -> Entity:
+    """The entity for a defined term found in ``doc``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
+    return Entity(
+        id=f"term:{slug}",
+        kind="term",
+        name=term,
+        description=sentence,
+        source_ids=(doc.id,),
+        origin="extracted",
+    )

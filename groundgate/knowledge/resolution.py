@@ -1,0 +1,141 @@
+"""Entity resolution with two thresholds and a logged gray zone.
+
+Exact id/name/alias matches win outright. Otherwise candidates are blocked by a knowledge
+search and scored by string similarity: at or above ``upper`` they merge, below ``lower``
+they stay apart, and in between (the gray zone) rules adjudicate. Every decision is
+returned as a ``ResolutionDecision`` so callers can log it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from groundgate.knowledge.model import Entity, EntityMatch, ResolutionDecision
+from groundgate.knowledge.port import KnowledgeStore
+from groundgate.knowledge.text import content_terms, stem
+
+__all__ = ["Adjudicator", "Thresholds", "adjudicate_by_rules", "resolve", "similarity"]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The two similarity thresholds (0..1)."""
+
+    lower: float = 0.5
+    upper: float = 0.85
+
+
+Adjudicator = Callable[[str, Entity, float], tuple[bool, str]]
+"""Decides a gray-zone pair: (merge?, reason). Rules offline; a model when configured."""
+
+
+def _trigrams(text: str) -> set[str]:
+    padded = f"  {' '.join(text.lower().split())} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+def _word_stems(text: str) -> set[str]:
+    return {stem(t) for t in content_terms(text)}
+
+
+def similarity(a: str, b: str) -> float:
+    """Blend of character-trigram and stemmed-word Jaccard similarity (0..1)."""
+    ta, tb = _trigrams(a), _trigrams(b)
+    tri = len(ta & tb) / len(ta | tb) if ta | tb else 0.0
+    wa, wb = _word_stems(a), _word_stems(b)
+    words = len(wa & wb) / len(wa | wb) if wa | wb else 0.0
+    return round(0.5 * tri + 0.5 * words, 4)
+
+
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"\d+", text))
+
+
+def adjudicate_by_rules(mention: str, entity: Entity, score: float) -> tuple[bool, str]:
+    """Offline gray-zone rules: differing numbers keep apart; word containment merges."""
+    names = [entity.name, *entity.aliases]
+    mention_numbers = _numbers(mention)
+    if mention_numbers and not any(mention_numbers <= _numbers(n) for n in names):
+        return False, "numbers differ (identifiers are not fuzzy)"
+    mention_words = _word_stems(mention)
+    for name in names:
+        words = _word_stems(name)
+        if mention_words and words and (mention_words <= words or words <= mention_words):
+            return True, f"every word of one name appears in the other ({name!r})"
+    return False, "no rule supports a merge"
+
+
+def best_name_score(mention: str, entity: Entity) -> float:
+    """Highest similarity between ``mention`` and the entity's name or aliases."""
+    return max(similarity(mention, n) for n in (entity.name, *entity.aliases, entity.id))
+
+
+def match_against(
+    mention: str,
+    candidates: Iterable[Entity],
+    *,
+    thresholds: Thresholds = Thresholds(),
+    adjudicate: Adjudicator = adjudicate_by_rules,
+) -> tuple[list[EntityMatch], list[ResolutionDecision]]:
+    """Score candidates for a mention and decide each one, logging every decision."""
+    matches: list[EntityMatch] = []
+    decisions: list[ResolutionDecision] = []
+    for entity in candidates:
+        score = best_name_score(mention, entity)
+        if score >= thresholds.upper:
+            merge, zone, reason = True, "above", f"similarity {score} >= {thresholds.upper}"
+        elif score < thresholds.lower:
+            merge, zone, reason = False, "below", f"similarity {score} < {thresholds.lower}"
+        else:
+            merge, reason = adjudicate(mention, entity, score)
+            zone = "gray"
+        decisions.append(
+            ResolutionDecision(
+                mention=mention,
+                candidate_id=entity.id,
+                score=score,
+                decision="merge" if merge else "separate",
+                zone=zone,
+                reason=reason,
+            )
+        )
+        if merge:
+            matches.append(EntityMatch(entity=entity, score=score, method="similar"))
+    matches.sort(key=lambda m: (-m.score, m.entity.id))
+    return matches, decisions
+
+
+def resolve(
+    store: KnowledgeStore,
+    mention: str,
+    *,
+    top_k: int = 5,
+    thresholds: Thresholds = Thresholds(),
+    adjudicate: Adjudicator = adjudicate_by_rules,
+) -> tuple[list[EntityMatch], list[ResolutionDecision]]:
+    """Candidates for ``mention``, best first, and the decisions taken on the way."""
+    exact = store.find_entities(mention)
+    if exact:
+        matches = [
+            EntityMatch(
+                entity=e,
+                score=1.0,
+                method="exact" if mention.lower() in (e.id.lower(), e.name.lower()) else "alias",
+            )
+            for e in exact
+        ]
+        decisions = [
+            ResolutionDecision(
+                mention=mention, candidate_id=m.entity.id, score=1.0, decision="merge",
+                zone="exact", reason=f"{m.method} match",
+            )
+            for m in matches
+        ]
+        return matches[:top_k], decisions
+    blocked = [hit.entity for hit in store.search_knowledge(mention, top_k=20)]
+    matches, decisions = match_against(
+        mention, blocked, thresholds=thresholds, adjudicate=adjudicate
+    )
+    return matches[:top_k], decisions

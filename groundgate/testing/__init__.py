@@ -1,0 +1,1 @@
+"""Test helpers that ship with groundgate: fakes, fixtures and the conformance suite."""
