@@ -49,6 +49,7 @@ def detect_contradictions(
     covered: set[frozenset[str]],
     entity_ids: dict[str, tuple[str, ...]],
     today: date,
+    subjects: dict[str, frozenset[str]] | None = None,
 ) -> list[Contradiction]:
     """Open entries for conflicting value statements.
 
@@ -58,7 +59,10 @@ def detect_contradictions(
         covered: Pairs of document ids already covered by a declared register entry.
         entity_ids: Document id to the entity ids it is about.
         today: The opening date of new entries.
+        subjects: Document id to what the document is about (identifiers in its title,
+            declared entity ids); two documents about disjoint things never conflict.
     """
+    subjects = subjects or {}
     by_unit: dict[str, list[ValueStatement]] = defaultdict(list)
     for statement in statements:
         by_unit[statement.unit].append(statement)
@@ -68,6 +72,10 @@ def detect_contradictions(
             for right in group[i + 1 :]:
                 pair = frozenset((left.doc_id, right.doc_id))
                 if len(pair) < 2 or pair in related or pair in covered:
+                    continue
+                left_about = subjects.get(left.doc_id, frozenset())
+                right_about = subjects.get(right.doc_id, frozenset())
+                if left_about and right_about and not left_about & right_about:
                     continue
                 left_values = {_normal_value(unit, v) for v in left.values}
                 if left_values == {_normal_value(unit, v) for v in right.values}:

@@ -13,6 +13,7 @@ from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.ingest.chunking import chunk_document
 from groundgate.knowledge.ingest.contradictions import detect_contradictions
 from groundgate.knowledge.ingest.extract import (
+    IDENTIFIER,
     defined_terms,
     find_mentions,
     term_entity,
@@ -251,6 +252,13 @@ def build_batch(
         covered=covered,
         entity_ids={d.id: d.entity_ids for d in documents.values()},
         today=now.date(),
+        subjects={
+            d.id: frozenset(
+                {m.group(0) for m in IDENTIFIER.finditer(d.title) if m.group(0) != d.id}
+                | set(d.entity_ids)
+            )
+            for d in documents.values()
+        },
     )
 
     vectors: dict[str, list[float]] = {}

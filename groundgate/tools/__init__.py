@@ -1,0 +1,1 @@
+"""The eight read-only tools and the envelope they share."""

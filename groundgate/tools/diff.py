@@ -1,0 +1,45 @@
+"""diff: what changed between two versions of a document or requirement."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from groundgate.errors import ToolFailure
+from groundgate.knowledge.diff import diff_versions, previous_version
+from groundgate.tools.base import ToolArgs, ToolDeps, ToolSpec
+from groundgate.tools.envelope import Envelope, ResultItem
+
+NAME = "diff"
+DESCRIPTION = (
+    "Compare two versions of a document or requirement and return the sentences added and "
+    "removed. Give both ids, or only new_id to compare it with the version it replaced."
+)
+
+
+class Args(ToolArgs):
+    """Arguments of diff."""
+
+    new_id: str = Field(..., min_length=1, description="The newer version's id.")
+    old_id: str | None = Field(None, description="The older version's id; omit for the one it replaced.")
+
+
+def run(args: Args, deps: ToolDeps) -> Envelope:
+    """Diff two versions."""
+    old_id = args.old_id or previous_version(deps.store, args.new_id)
+    if old_id is None:
+        raise ToolFailure(f"{args.new_id!r} replaces no earlier version; give old_id")
+    change = diff_versions(deps.store, old_id, args.new_id)
+    results = [
+        ResultItem(id=change.new_id, title="added", kind="added", snippet=s, source_ids=(change.new_id,))
+        for s in change.added
+    ] + [
+        ResultItem(id=change.old_id, title="removed", kind="removed", snippet=s, source_ids=(change.old_id,))
+        for s in change.removed
+    ]
+    return Envelope.of(
+        NAME, results, args=args.model_dump(mode="json"),
+        empty_reason=f"no textual difference between {old_id!r} and {args.new_id!r}",
+    )
+
+
+SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]

@@ -1,0 +1,142 @@
+"""The one envelope every tool returns.
+
+What the model sees (``for_model()``: compact JSON, short snippets) is kept apart from
+what the application needs (the full ``Envelope``: citations, validity, scores, timing),
+which travels beside it as the ToolMessage artifact and in the run's trace.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import date
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from groundgate.knowledge.model import Validity
+
+__all__ = ["Envelope", "ResultItem", "TimeFilter", "error_envelope"]
+
+SNIPPET_CHARS_FOR_MODEL = 360
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ResultItem(_Model):
+    """One result: a chunk, entity, path, event, contradiction or document."""
+
+    id: str
+    title: str
+    kind: str
+    snippet: str
+    score: float = 1.0
+    source_ids: tuple[str, ...] = ()
+    validity: Validity | None = None
+    path: tuple[str, ...] | None = None
+    """For traverse: ``node, -[type]->, node, ...`` alternating nodes and typed edges."""
+    data: dict[str, Any] = Field(default_factory=dict)
+    """Structured extras (e.g. contradiction positions, diff lines)."""
+
+
+class TimeFilter(_Model):
+    """The time frame a call was answered in."""
+
+    as_of: date | None = None
+    known_at: str | None = None
+
+
+class Envelope(_Model):
+    """A tool's answer: results, their sources and validity, and honest flags."""
+
+    tool: str
+    call_id: str = ""
+    args: dict[str, Any] = Field(default_factory=dict)
+    results: tuple[ResultItem, ...] = ()
+    source_ids: tuple[str, ...] = ()
+    validity: TimeFilter = TimeFilter()
+    insufficient: bool = False
+    reason: str | None = None
+    truncated: bool = False
+    error: str | None = None
+    ms: float = 0.0
+
+    @classmethod
+    def of(
+        cls,
+        tool: str,
+        results: list[ResultItem],
+        *,
+        args: dict[str, Any],
+        as_of: date | None = None,
+        empty_reason: str,
+        truncated: bool = False,
+    ) -> Envelope:
+        """An envelope over ``results``; no results means ``insufficient`` with a reason."""
+        sources: dict[str, None] = {}
+        for item in results:
+            for sid in item.source_ids:
+                sources.setdefault(sid, None)
+        return cls(
+            tool=tool,
+            args=args,
+            results=tuple(results),
+            source_ids=tuple(sources),
+            validity=TimeFilter(as_of=as_of, known_at=args.get("known_at")),
+            insufficient=not results,
+            reason=None if results else empty_reason,
+            truncated=truncated,
+        )
+
+    def for_model(self) -> str:
+        """Compact JSON for the model: what it needs to reason, nothing more."""
+        if self.error:
+            return json.dumps({"tool": self.tool, "error": self.error})
+        body: dict[str, Any] = {"tool": self.tool}
+        if self.insufficient:
+            body["insufficient"] = True
+            body["reason"] = self.reason
+        items = []
+        for item in self.results:
+            entry: dict[str, Any] = {"id": item.id, "title": item.title, "kind": item.kind}
+            if item.path:
+                entry["path"] = " ".join(item.path)
+            snippet = item.snippet
+            if len(snippet) > SNIPPET_CHARS_FOR_MODEL:
+                snippet = snippet[: SNIPPET_CHARS_FOR_MODEL - 1] + "…"
+            entry["text"] = snippet
+            entry["score"] = round(item.score, 2)
+            if item.source_ids:
+                entry["sources"] = list(item.source_ids)
+            if item.validity and (item.validity.valid_from or item.validity.valid_to):
+                entry["valid"] = item.validity.label()
+            if item.data.get("positions"):
+                entry["positions"] = item.data["positions"]
+            items.append(entry)
+        if items:
+            body["results"] = items
+        if self.truncated:
+            body["truncated"] = True
+        return json.dumps(body, ensure_ascii=False, default=str)
+
+    def digest(self) -> str:
+        """A short stable fingerprint of what the tool returned (ids and scores)."""
+        key = json.dumps(
+            [self.error, self.insufficient, [(r.id, round(r.score, 4)) for r in self.results]]
+        )
+        return hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+def error_envelope(tool: str, message: str, *, args: dict[str, Any] | None = None,
+                   call_id: str = "") -> Envelope:
+    """The envelope of a failed call: the model sees the error and the run goes on."""
+    return Envelope(
+        tool=tool,
+        call_id=call_id,
+        args=args or {},
+        insufficient=True,
+        reason="the call failed",
+        error=message,
+    )

@@ -1,0 +1,49 @@
+"""get_source: read a whole source document by id."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from groundgate.errors import ToolFailure
+from groundgate.tools.base import ToolArgs, ToolDeps, ToolSpec
+from groundgate.tools.envelope import Envelope, ResultItem
+
+NAME = "get_source"
+DESCRIPTION = (
+    "Read one source document in full by its id (as returned by the other tools), with its "
+    "title, kind, version, owner and the dates it is in effect. Use it when one document "
+    "decides the matter."
+)
+
+MAX_CHARS = 6000
+
+
+class Args(ToolArgs):
+    """Arguments of get_source."""
+
+    source_id: str = Field(..., min_length=1, description="A document id, e.g. from a result's sources.")
+
+
+def run(args: Args, deps: ToolDeps) -> Envelope:
+    """Fetch a document."""
+    doc_id = args.source_id.split("#", 1)[0]
+    doc = deps.store.get_document(doc_id)
+    if doc is None:
+        raise ToolFailure(f"no source document with id {doc_id!r}")
+    item = ResultItem(
+        id=doc.id,
+        title=doc.title,
+        kind=doc.kind,
+        snippet=doc.body[:MAX_CHARS],
+        source_ids=(doc.id,),
+        validity=doc.validity,
+        data={"version": doc.version, "owner": doc.owner, "supersedes": list(doc.supersedes),
+              "published_at": doc.published_at.isoformat() if doc.published_at else None},
+    )
+    return Envelope.of(
+        NAME, [item], args=args.model_dump(mode="json"), truncated=len(doc.body) > MAX_CHARS,
+        empty_reason="",
+    )
+
+
+SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]

@@ -1,0 +1,60 @@
+"""list_contradictions: the register of recorded disagreements between sources."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from groundgate.tools.base import ToolArgs, ToolDeps, ToolSpec
+from groundgate.tools.envelope import Envelope, ResultItem
+
+NAME = "list_contradictions"
+DESCRIPTION = (
+    "List recorded disagreements between sources about an entity or a topic: each with its "
+    "positions (what each source says), status (open until the organisation decides), owner "
+    "and sources. Check it for anything your answer depends on; an open one means the "
+    "organisation has not decided."
+)
+
+
+class Args(ToolArgs):
+    """Arguments of list_contradictions."""
+
+    entity_ids: list[str] = Field(default_factory=list, description="Entities the answer touches.")
+    topic: str | None = Field(None, max_length=400, description="A topic in plain words.")
+    status: Literal["open", "resolved", "any"] = Field("open", description="Which entries.")
+
+
+def run(args: Args, deps: ToolDeps) -> Envelope:
+    """Look up the register."""
+    entries = deps.store.contradictions(
+        entity_ids=args.entity_ids, topic=args.topic,
+        status=None if args.status == "any" else args.status,
+    )
+    results = [
+        ResultItem(
+            id=e.id,
+            title=e.topic,
+            kind=f"contradiction:{e.status}",
+            snippet=" | ".join(p.statement for p in e.positions),
+            source_ids=e.source_ids,
+            data={
+                "status": e.status,
+                "owner": e.owner,
+                "entity_ids": list(e.entity_ids),
+                "positions": [p.model_dump(mode="json") for p in e.positions],
+                "resolution": e.resolution,
+            },
+        )
+        for e in entries
+    ]
+    envelope = Envelope.of(
+        NAME, results, args=args.model_dump(mode="json"),
+        empty_reason="no recorded disagreement matches",
+    )
+    # An empty register answer is itself an answer, not a gap in the evidence.
+    return envelope.model_copy(update={"insufficient": False}) if not results else envelope
+
+
+SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]

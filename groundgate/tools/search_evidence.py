@@ -1,0 +1,53 @@
+"""search_evidence: passages from the source documents, best first."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from groundgate.tools.base import AsOfArgs, ToolDeps, ToolSpec
+from groundgate.tools.envelope import Envelope, ResultItem
+
+NAME = "search_evidence"
+DESCRIPTION = (
+    "Find passages in the organisation's source documents (policies, guidance, claim files, "
+    "emails, notes) that bear on a question. Returns passages best first with their document "
+    "id, the heading they sit under, a relevance score from 0 to 1 and the dates the document "
+    "is in effect. Use it for facts stated in text; cite the returned document ids."
+)
+
+
+class Args(AsOfArgs):
+    """Arguments of search_evidence."""
+
+    query: str = Field(..., min_length=2, max_length=400, description="What to look for, in plain words.")
+    top_k: int = Field(6, ge=1, le=20, description="How many passages (1-20).")
+    kinds: list[str] = Field(default_factory=list, description="Only these document kinds, e.g. ['guideline'].")
+
+
+def run(args: Args, deps: ToolDeps) -> Envelope:
+    """Search the evidence layer."""
+    as_of = args.as_of or deps.default_as_of
+    vector = deps.embedder.embed_query(args.query) if deps.embedder else None
+    hits = deps.store.search_evidence(
+        args.query, top_k=args.top_k, as_of=as_of, kinds=args.kinds, query_vector=vector
+    )
+    results = [
+        ResultItem(
+            id=h.chunk_id,
+            title=h.title + (f" › {h.heading}" if h.heading else ""),
+            kind=h.kind,
+            snippet=h.text,
+            score=h.score,
+            source_ids=(h.doc_id,),
+            validity=h.validity,
+            data={"coverage": h.coverage, "doc_id": h.doc_id},
+        )
+        for h in hits
+    ]
+    return Envelope.of(
+        NAME, results, args=args.model_dump(mode="json"), as_of=as_of,
+        empty_reason=f"no passage matches {args.query!r}" + (f" as of {as_of}" if as_of else ""),
+    )
+
+
+SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]

@@ -1,0 +1,47 @@
+"""search_knowledge: concepts, decisions, requirements, claims and other curated entities."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from groundgate.tools.base import ToolArgs, ToolDeps, ToolSpec
+from groundgate.tools.envelope import Envelope, ResultItem
+
+NAME = "search_knowledge"
+DESCRIPTION = (
+    "Find curated knowledge: concepts, decisions, requirements, claims, policies, parties, "
+    "each with a canonical id, a short description and an owner. Use it to find what the "
+    "organisation has named and decided about a topic before walking its relationships."
+)
+
+
+class Args(ToolArgs):
+    """Arguments of search_knowledge."""
+
+    query: str = Field(..., min_length=2, max_length=400, description="Topic or name to look for.")
+    top_k: int = Field(6, ge=1, le=20, description="How many entities (1-20).")
+    kinds: list[str] = Field(default_factory=list, description="Only these kinds, e.g. ['decision'].")
+
+
+def run(args: Args, deps: ToolDeps) -> Envelope:
+    """Search the understanding layer."""
+    hits = deps.store.search_knowledge(args.query, top_k=args.top_k, kinds=args.kinds)
+    results = [
+        ResultItem(
+            id=h.entity.id,
+            title=h.entity.name,
+            kind=h.entity.kind,
+            snippet=h.entity.description,
+            score=h.score,
+            source_ids=h.entity.source_ids,
+            data={"owner": h.entity.owner, "aliases": list(h.entity.aliases)},
+        )
+        for h in hits
+    ]
+    return Envelope.of(
+        NAME, results, args=args.model_dump(mode="json"),
+        empty_reason=f"no curated knowledge matches {args.query!r}",
+    )
+
+
+SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]

@@ -1,0 +1,53 @@
+"""timeline: how an entity changed over time."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pydantic import Field
+
+from groundgate.errors import ToolFailure
+from groundgate.knowledge.timeline import timeline as entity_timeline
+from groundgate.tools.base import ToolArgs, ToolDeps, ToolSpec
+from groundgate.tools.envelope import Envelope, ResultItem
+
+NAME = "timeline"
+DESCRIPTION = (
+    "List the dated events of an entity, oldest first: when rules and relationships start "
+    "and stop applying, when documents about it take effect or are superseded, when "
+    "disagreements about it were opened or settled. Use it for questions about what changed, "
+    "when, and what was in force on a date."
+)
+
+
+class Args(ToolArgs):
+    """Arguments of timeline."""
+
+    entity_id: str = Field(..., min_length=1, description="Canonical id of the entity.")
+    start: date | None = Field(None, description="Only events on or after this date.")
+    end: date | None = Field(None, description="Only events on or before this date.")
+
+
+def run(args: Args, deps: ToolDeps) -> Envelope:
+    """The entity's events."""
+    if deps.store.get_entity(args.entity_id) is None:
+        raise ToolFailure(f"no entity with id {args.entity_id!r}; call resolve_entity first")
+    events = entity_timeline(deps.store, args.entity_id, start=args.start, end=args.end)
+    results = [
+        ResultItem(
+            id=event.ref_id,
+            title=f"{event.day.isoformat()} {event.kind}",
+            kind=event.kind,
+            snippet=event.description,
+            source_ids=event.source_ids,
+            data={"day": event.day.isoformat()},
+        )
+        for event in events[:40]
+    ]
+    return Envelope.of(
+        NAME, results, args=args.model_dump(mode="json"), truncated=len(events) > 40,
+        empty_reason=f"no dated events recorded for {args.entity_id!r}",
+    )
+
+
+SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]
