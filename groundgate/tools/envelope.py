@@ -19,6 +19,8 @@ from groundgate.knowledge.model import Validity
 __all__ = ["Envelope", "ResultItem", "TimeFilter", "error_envelope"]
 
 SNIPPET_CHARS_FOR_MODEL = 360
+"""Passages are cut to this many characters for the model (whole documents: 4,000)."""
+SOURCE_CHARS_FOR_MODEL = 4000
 
 
 class _Model(BaseModel):
@@ -104,8 +106,9 @@ class Envelope(_Model):
             if item.path:
                 entry["path"] = " ".join(item.path)
             snippet = item.snippet
-            if len(snippet) > SNIPPET_CHARS_FOR_MODEL:
-                snippet = snippet[: SNIPPET_CHARS_FOR_MODEL - 1] + "…"
+            limit = SOURCE_CHARS_FOR_MODEL if self.tool == "get_source" else SNIPPET_CHARS_FOR_MODEL
+            if len(snippet) > limit:
+                snippet = snippet[: limit - 1] + "…"
             entry["text"] = snippet
             entry["score"] = round(item.score, 2)
             if item.source_ids:

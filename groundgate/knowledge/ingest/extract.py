@@ -21,6 +21,7 @@ __all__ = [
     "defined_terms",
     "find_mentions",
     "sentences",
+    "statements_in",
     "value_statements",
 ]
 
@@ -114,8 +115,13 @@ def _subject(sentence: str, drop: list[str]) -> frozenset[str]:
 
 def value_statements(doc: Document) -> list[ValueStatement]:
     """One statement per sentence and unit of value in ``doc``, with its subject words."""
+    return statements_in(doc.id, doc.body, doc.validity)
+
+
+def statements_in(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]:
+    """One statement per sentence and unit of value in ``text``."""
     out: list[ValueStatement] = []
-    for sentence in sentences(doc.body):
+    for sentence in sentences(text):
         if len(sentence) > 400:
             continue
         found: list[tuple[str, str, str]] = []
@@ -135,12 +141,12 @@ def value_statements(doc: Document) -> list[ValueStatement]:
         for unit, pairs in by_unit.items():
             out.append(
                 ValueStatement(
-                    doc_id=doc.id,
+                    doc_id=doc_id,
                     sentence=sentence,
                     unit=unit,
                     values=tuple(sorted({v for v, _ in pairs})),
                     subject=_subject(sentence, [surface for _, surface in pairs]),
-                    validity=doc.validity,
+                    validity=validity,
                 )
             )
     return out

@@ -1,0 +1,1 @@
+"""The structured answer the agent and the pipeline return."""

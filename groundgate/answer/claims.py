@@ -1,0 +1,32 @@
+"""Turn draft text into claims: sentences with the ``[ID]`` citations they carry."""
+
+from __future__ import annotations
+
+import re
+
+from groundgate.answer.model import Claim
+from groundgate.knowledge.ingest.extract import sentences
+
+__all__ = ["CITATION", "split_claims"]
+
+CITATION = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.:#/\-]*(?:\s*[,;]\s*[A-Za-z0-9][A-Za-z0-9_.:#/\-]*)*)\]")
+"""``[INS-SYN-003]`` or ``[INS-SYN-003, INS-SYN-006]``."""
+
+
+def split_claims(text: str) -> list[Claim]:
+    """One claim per sentence; citations are lifted out of the text.
+
+    A sentence made only of citations attaches them to the previous claim.
+    """
+    claims: list[Claim] = []
+    for sentence in sentences(text):
+        ids = [i.strip() for group in CITATION.findall(sentence) for i in re.split(r"[,;]", group)]
+        bare = CITATION.sub("", sentence).strip()
+        bare = re.sub(r"\s+([.,;:!?])", r"\1", bare)
+        if not bare.strip(" .;:") and claims:
+            last = claims[-1]
+            claims[-1] = last.model_copy(update={"citations": tuple(dict.fromkeys((*last.citations, *ids)))})
+            continue
+        if bare:
+            claims.append(Claim(text=bare, citations=tuple(dict.fromkeys(i for i in ids if i))))
+    return claims

@@ -1,0 +1,1 @@
+"""The agent graph: state, context, wiring and drawing."""

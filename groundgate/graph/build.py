@@ -1,0 +1,99 @@
+"""``build_agent``: the explicit state machine, compiled with its dependencies bound.
+
+```
+START -> plan -> [tool calls?] -> tool_call -> bound_check -> plan ...
+                 [answer or bound tripped] -> compose -> grounding_check -> gate -> END
+```
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+
+from groundgate.graph.context import Bounds, Context
+from groundgate.graph.state import AgentInput, AgentOutput, AgentState
+from groundgate.knowledge.embed import Embedder
+from groundgate.knowledge.port import KnowledgeStore
+from groundgate.nodes.bound_check import bound_check, route_after_bound_check
+from groundgate.nodes.compose import compose
+from groundgate.nodes.gate import gate
+from groundgate.nodes.grounding_check import grounding_check
+from groundgate.nodes.plan import plan, route_after_plan
+from groundgate.nodes.tool_call import tool_call
+from groundgate.policies.policyset import PolicySet
+from groundgate.tools.registry import ALL_TOOLS
+
+__all__ = ["build_agent", "build_graph"]
+
+Node = Callable[[AgentState, Runtime[Context]], dict[str, Any]]
+
+
+def _bound(node: Node, ctx: Context) -> Node:
+    """Give the node this agent's context even inside a parent graph with its own."""
+
+    @functools.wraps(node)
+    def run(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        return node(state, runtime.override(context=ctx))
+
+    return run
+
+
+def build_graph(ctx: Context | None = None) -> StateGraph:
+    """The uncompiled wiring; with ``ctx`` every node is bound to it."""
+    graph = StateGraph(AgentState, context_schema=Context, input_schema=AgentInput, output_schema=AgentOutput)
+    nodes: dict[str, Node] = {
+        "plan": plan,
+        "tool_call": tool_call,
+        "bound_check": bound_check,
+        "compose": compose,
+        "grounding_check": grounding_check,
+        "gate": gate,
+    }
+    for name, node in nodes.items():
+        graph.add_node(name, _bound(node, ctx) if ctx is not None else node)
+    graph.add_edge(START, "plan")
+    graph.add_conditional_edges("plan", route_after_plan, ["tool_call", "compose"])
+    graph.add_edge("tool_call", "bound_check")
+    graph.add_conditional_edges("bound_check", route_after_bound_check, ["plan", "compose"])
+    graph.add_edge("compose", "grounding_check")
+    graph.add_edge("grounding_check", "gate")
+    graph.add_edge("gate", END)
+    return graph
+
+
+def build_agent(
+    store: KnowledgeStore,
+    model: BaseChatModel,
+    *,
+    tools: Sequence[str] = ALL_TOOLS,
+    bounds: Bounds | None = None,
+    policies: PolicySet | None = None,
+    embedder: Embedder | None = None,
+    model_name: str | None = None,
+    name: str = "groundgate",
+    checkpointer: Any = None,
+) -> CompiledStateGraph:
+    """Compile the agent with its store, model, tools, bounds and policies fixed.
+
+    Input: ``{"question": ..., "as_of": "YYYY-MM-DD" | None}``; output:
+    ``{"answer": {...}, "trace": {...}}``. It embeds as a subgraph node as it is. The
+    search-box agent is ``build_agent(store, model, tools=["search_evidence"])``.
+    """
+    ctx = Context(
+        store=store,
+        model=model,
+        tools=tuple(tools),
+        bounds=bounds or Bounds(),
+        policies=policies or PolicySet(),
+        embedder=embedder,
+        model_name=model_name or getattr(model, "model_name", None) or model._llm_type,
+    )
+    # Bounds are enforced by bound_check in code, not by LangGraph's recursion limit.
+    return build_graph(ctx).compile(name=name, checkpointer=checkpointer)

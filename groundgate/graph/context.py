@@ -1,0 +1,58 @@
+"""Dependencies of a run, apart from state: store, model, tools, bounds, policies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from langchain_core.language_models import BaseChatModel
+
+from groundgate.errors import ConfigError
+from groundgate.knowledge.embed import Embedder
+from groundgate.knowledge.port import KnowledgeStore
+from groundgate.policies.policyset import PolicySet
+from groundgate.tools.registry import ALL_TOOLS, select
+
+__all__ = ["Bounds", "Context"]
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Hard limits enforced in code; the model cannot raise them."""
+
+    max_rounds: int = 8
+    """Tool rounds before the run must compose."""
+    token_budget: int = 60_000
+    """Model tokens (input + output) before the run must compose."""
+    wall_clock_s: float = 60.0
+    """Seconds before the run must compose."""
+    tool_timeout_s: float = 10.0
+    """Seconds one tool call may take before it becomes an error envelope."""
+
+    def __post_init__(self) -> None:
+        if self.max_rounds < 1 or self.token_budget < 1 or self.wall_clock_s <= 0:
+            raise ConfigError("bounds must be positive: max_rounds, token_budget, wall_clock_s")
+        if self.tool_timeout_s <= 0:
+            raise ConfigError("tool_timeout_s must be positive")
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a node may use besides the state. Frozen: a run cannot change it."""
+
+    store: KnowledgeStore
+    """The knowledge store, opened read-only for the agent."""
+    model: BaseChatModel
+    """The planner chat model."""
+    tools: tuple[str, ...] = ALL_TOOLS
+    """The tool names the planner may call."""
+    bounds: Bounds = field(default_factory=Bounds)
+    """Hard bounds of a run."""
+    policies: PolicySet = field(default_factory=PolicySet)
+    """The policy layer, fixed at build time."""
+    embedder: Embedder | None = None
+    """Query embedder for hybrid evidence search, if configured."""
+    model_name: str = "offline"
+    """The model's name, for the trace."""
+
+    def __post_init__(self) -> None:
+        select(self.tools)  # an unknown tool name is a developer error, raised at build time

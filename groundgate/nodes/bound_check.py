@@ -1,0 +1,33 @@
+"""bound_check: rounds, tokens and wall clock, enforced in code after every tool round."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from groundgate.graph.context import Context
+from groundgate.graph.state import AgentState
+
+__all__ = ["bound_check", "route_after_bound_check"]
+
+
+def bound_check(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Record the first bound the run has reached, if any; it routes the run to compose."""
+    bounds = runtime.context.bounds
+    elapsed = round(time.time() - (state.get("started_at") or time.time()), 3)
+    checks = (
+        ("rounds", bounds.max_rounds, state.get("rounds") or 0),
+        ("tokens", bounds.token_budget, state.get("tokens") or 0),
+        ("wall_clock", bounds.wall_clock_s, elapsed),
+    )
+    for name, limit, used in checks:
+        if used >= limit:
+            return {"bound_tripped": {"bound": name, "limit": limit, "used": used}}
+    return {}
+
+
+def route_after_bound_check(state: AgentState) -> str:
+    """A tripped bound composes; otherwise the model plans again."""
+    return "compose" if state.get("bound_tripped") else "plan"

@@ -1,0 +1,86 @@
+"""tool_call: run the requested calls concurrently; every outcome becomes an envelope."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from datetime import date
+from typing import Any
+
+from langchain_core.messages import AIMessage, ToolMessage
+from langgraph.runtime import Runtime
+
+from groundgate.graph.context import Context
+from groundgate.graph.state import AgentState
+from groundgate.tools.base import ToolDeps
+from groundgate.tools.envelope import Envelope, error_envelope
+from groundgate.tools.registry import execute
+
+__all__ = ["tool_call"]
+
+
+def _deps(state: AgentState, ctx: Context) -> ToolDeps:
+    as_of = state.get("as_of")
+    return ToolDeps(
+        store=ctx.store,
+        embedder=ctx.embedder,
+        default_as_of=date.fromisoformat(as_of) if as_of else None,
+    )
+
+
+def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Execute the last model message's tool calls, siblings independent of each other."""
+    ctx = runtime.context
+    last = state["messages"][-1]
+    calls = last.tool_calls if isinstance(last, AIMessage) else []
+    deps = _deps(state, ctx)
+    round_no = (state.get("rounds") or 0) + 1
+    pool = ThreadPoolExecutor(max_workers=max(1, min(8, len(calls))), thread_name_prefix="gg-tool")
+    futures: list[tuple[dict[str, Any], Future[Envelope]]] = []
+    for index, call in enumerate(calls):
+        call_id = call.get("id") or f"call_{round_no}_{index}"
+        futures.append(({**call, "id": call_id}, pool.submit(
+            execute, call["name"], dict(call.get("args") or {}), deps,
+            allowed=ctx.tools, call_id=call_id,
+        )))
+    deadline = time.perf_counter() + ctx.bounds.tool_timeout_s
+    envelopes: list[Envelope] = []
+    for call, future in futures:
+        try:
+            envelope = future.result(timeout=max(0.0, deadline - time.perf_counter()))
+        except FutureTimeout:
+            envelope = error_envelope(
+                call["name"], f"timed out after {ctx.bounds.tool_timeout_s}s",
+                args=call.get("args"), call_id=call["id"],
+            ).model_copy(update={"ms": ctx.bounds.tool_timeout_s * 1000})
+        envelopes.append(envelope)
+    pool.shutdown(wait=False, cancel_futures=True)
+    messages = []
+    steps = []
+    for envelope in envelopes:
+        content = envelope.for_model()
+        messages.append(
+            ToolMessage(content=content, tool_call_id=envelope.call_id, name=envelope.tool,
+                        status="error" if envelope.error else "success")
+        )
+        steps.append({
+            "kind": "tool",
+            "round": round_no,
+            "call_id": envelope.call_id,
+            "tool": envelope.tool,
+            "args": envelope.args,
+            "digest": envelope.digest(),
+            "results": len(envelope.results),
+            "source_ids": list(envelope.source_ids),
+            "insufficient": envelope.insufficient,
+            "error": envelope.error,
+            "tokens": len(content) // 4,
+            "ms": envelope.ms,
+        })
+    return {
+        "messages": messages,
+        "envelopes": [e.model_dump(mode="json") for e in envelopes],
+        "steps": steps,
+        "rounds": round_no,
+    }

@@ -1,0 +1,1 @@
+"""The policy layer: pure functions over (draft, trace, store) that return verdicts."""

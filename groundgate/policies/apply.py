@@ -1,0 +1,124 @@
+"""The one entry point every lane (agent, pipeline, MCP) uses to finish an answer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from groundgate.answer.model import Answer, Claim, ContestedPoint
+from groundgate.knowledge.port import KnowledgeStore
+from groundgate.policies.contradiction import check_contradictions, present
+from groundgate.policies.disagreement import find_disagreements
+from groundgate.policies.honesty import bound_note, insufficient_notes
+from groundgate.policies.policyset import PolicySet
+
+__all__ = ["apply_policies", "touched_ids"]
+
+
+def touched_ids(envelopes: Iterable[dict[str, Any]]) -> set[str]:
+    """Entity ids the run resolved, found or walked (not every passage it skimmed)."""
+    ids: set[str] = set()
+    for env in envelopes:
+        if env.get("error") or env["tool"] not in ("resolve_entity", "search_knowledge", "traverse", "timeline"):
+            continue
+        if env["tool"] in ("traverse", "timeline"):
+            args = env.get("args") or {}
+            ids.add(str(args.get("entity_id", "")))
+        for item in env.get("results", ()):
+            if env["tool"] != "timeline":
+                ids.add(item["id"])
+    ids.discard("")
+    return ids
+
+
+def _presentation(point: ContestedPoint) -> str:
+    if point.contradiction_id:
+        head = (
+            f"The sources disagree on this and the organisation has not decided "
+            f"(open disagreement {point.contradiction_id}: {point.topic}"
+            + (f"; owner: {point.owner}" if point.owner else "; no owner assigned")
+            + ")."
+        )
+    else:
+        head = (
+            f"The sources disagree on this and the disagreement is not yet recorded in the "
+            f"register ({point.topic})."
+        )
+    lines = [head]
+    for number, position in enumerate(point.positions, start=1):
+        lines.append(f"Position {number}: {position.statement} [{', '.join(position.source_ids)}]")
+    lines.append("This answer does not choose between these positions.")
+    return "\n".join(lines)
+
+
+def apply_policies(
+    draft: Answer,
+    *,
+    question: str,
+    envelopes: list[dict[str, Any]],
+    store: KnowledgeStore,
+    policies: PolicySet,
+) -> Answer:
+    """Impose the configured policies on a grounded draft; the draft cannot opt out."""
+    notes: list[str] = []
+    contested: list[ContestedPoint] = []
+    claims = list(draft.claims)
+    draft_text = " ".join(c.text for c in claims if c.status != "removed")
+    if policies.contradictions:
+        verdict = check_contradictions(
+            store, question=question, draft=draft_text, touched=touched_ids(envelopes),
+            threshold=policies.topic_relevance,
+        )
+        contested.extend(present(entry) for entry in verdict.applies)
+        for entry in verdict.applies:
+            notes.append(f"contradiction policy: presented every position of {entry.id}; the draft's choice, if any, was withheld")
+        for entry in verdict.nearby:
+            notes.append(f"contradiction policy: {entry.id} ({entry.topic}) touches this answer's entities but does not bear on the question")
+    if policies.disagreement and not contested:
+        for point in find_disagreements(question, envelopes, store):
+            contested.append(point)
+            notes.append("disagreement policy: the retrieved sources give different values and no register entry covers it")
+    if contested:
+        # The draft may have chosen a side; a contested answer keeps only what is not in dispute.
+        disputed_sources = {s for p in contested for pos in p.positions for s in pos.source_ids}
+        claims = [
+            c.model_copy(update={"status": "removed", "note": "withheld: it takes a side in an open disagreement"})
+            if c.status == "grounded" and set(c.citations) & disputed_sources
+            else c
+            for c in claims
+        ]
+    insufficient = list(draft.insufficient)
+    if policies.honesty:
+        insufficient.extend(n for n in insufficient_notes(envelopes) if n not in insufficient)
+        note = bound_note(draft.bound_tripped)
+        if note and note not in insufficient:
+            insufficient.insert(0, note)
+    kept = [c for c in claims if c.status != "removed"]
+    answered = (draft.answered and bool(kept)) or bool(contested)
+    parts = [_presentation(p) for p in contested]
+    if not answered:
+        parts.append("The sources available do not answer this question.")
+    if kept:
+        if contested:
+            parts.append("What the sources do agree on:")
+        elif not answered:
+            parts.append("What they do say:")
+        parts.append(" ".join(_render(c) for c in kept))
+    if insufficient and (policies.honesty or not answered):
+        parts.append("What I cannot say: " + "; ".join(insufficient))
+    return draft.model_copy(
+        update={
+            "text": "\n\n".join(parts),
+            "claims": tuple(claims),
+            "contested": tuple(contested),
+            "insufficient": tuple(insufficient),
+            "policy_notes": (*draft.policy_notes, *notes),
+            "answered": answered,
+        }
+    )
+
+
+def _render(claim: Claim) -> str:
+    mark = " (unverified)" if claim.status == "flagged" else ""
+    cites = f" [{', '.join(claim.citations)}]" if claim.citations else ""
+    return f"{claim.text}{mark}{cites}"

@@ -1,0 +1,144 @@
+"""Grounding: every claim maps to a source in the trace or a walked path, or it goes.
+
+One revision pass at most: a claim whose citation is missing or wrong but whose words
+are found in a retrieved passage is re-cited to that passage; nothing else is rewritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from groundgate.answer.model import Claim, GroundingReport
+from groundgate.knowledge.text import content_terms, coverage
+
+__all__ = ["Evidence", "GroundingVerdict", "evidence_from", "ground_claims"]
+
+SUPPORT = 0.5
+"""Share of a claim's content words that a source must contain to support it."""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the trace saw: texts by source id, known ids, walked paths."""
+
+    texts: dict[str, str]
+    """Source id to everything the trace showed of it."""
+    aliases: dict[str, tuple[str, ...]]
+    """Any id seen in the trace (entity, chunk, register entry) to the source ids behind it."""
+    paths: tuple[tuple[str, ...], ...]
+    """Walked paths as node names/ids."""
+    titles: dict[str, str]
+    """Source id to title."""
+
+
+@dataclass(frozen=True)
+class GroundingVerdict:
+    """The grounded claims and the report of what was done."""
+
+    claims: tuple[Claim, ...]
+    report: GroundingReport
+
+
+def evidence_from(envelopes: Iterable[dict[str, Any]]) -> Evidence:
+    """Collect texts, ids and paths from envelope dicts."""
+    texts: dict[str, list[str]] = {}
+    aliases: dict[str, set[str]] = {}
+    titles: dict[str, str] = {}
+    paths: list[tuple[str, ...]] = []
+    for env in envelopes:
+        if env.get("error"):
+            continue
+        for item in env.get("results", ()):
+            sources = tuple(item.get("source_ids") or ())
+            text = f"{item.get('title', '')}. {item.get('snippet', '')}"
+            for sid in sources:
+                texts.setdefault(sid, []).append(text)
+                aliases.setdefault(sid, set()).add(sid)
+                if env["tool"] in ("search_evidence", "get_source"):
+                    titles.setdefault(sid, item.get("title", "").split(" › ")[0])
+            item_id = item["id"]
+            aliases.setdefault(item_id, set()).update(sources or (item_id,))
+            if item.get("path"):
+                nodes = tuple(item["path"][0::2])
+                paths.append(nodes)
+                for node in nodes:
+                    aliases.setdefault(node, set()).update(sources)
+            for position in (item.get("data") or {}).get("positions", []) or []:
+                for sid in position.get("source_ids", []):
+                    texts.setdefault(sid, []).append(position.get("statement", ""))
+                    aliases.setdefault(sid, set()).add(sid)
+    return Evidence(
+        texts={k: "\n".join(v) for k, v in texts.items()},
+        aliases={k: tuple(sorted(v)) for k, v in aliases.items()},
+        paths=tuple(paths),
+        titles=titles,
+    )
+
+
+def _support(claim: str, text: str) -> float:
+    terms = content_terms(claim)
+    return coverage(terms, text) if terms else 0.0
+
+
+def _best_source(claim: str, evidence: Evidence) -> tuple[str | None, float]:
+    best, score = None, 0.0
+    for sid, text in sorted(evidence.texts.items()):
+        value = _support(claim, text)
+        if value > score:
+            best, score = sid, value
+    return best, score
+
+
+def ground_claims(
+    claims: Iterable[Claim], evidence: Evidence, *, mode: Literal["remove", "flag"] = "remove"
+) -> GroundingVerdict:
+    """Map each claim to sources in the trace; re-cite once; flag or remove the rest."""
+    out: list[Claim] = []
+    removed_citations: list[str] = []
+    revised = False
+    counts = {"grounded": 0, "flagged": 0, "removed": 0}
+    for claim in claims:
+        valid: list[str] = []
+        for cited in claim.citations:
+            key = cited.split("#", 1)[0] if cited not in evidence.aliases else cited
+            if key in evidence.aliases:
+                valid.extend(s for s in evidence.aliases[key] if s in evidence.texts)
+            else:
+                removed_citations.append(cited)
+        valid = list(dict.fromkeys(valid))
+        supported = [s for s in valid if _support(claim.text, evidence.texts[s]) >= SUPPORT]
+        if supported:
+            out.append(claim.model_copy(update={"citations": tuple(supported), "status": "grounded", "grounded_by": "citation"}))
+            counts["grounded"] += 1
+            continue
+        best, score = _best_source(claim.text, evidence)
+        if best is not None and score >= SUPPORT:
+            revised = True
+            note = "re-cited to the passage that supports it"
+            out.append(claim.model_copy(update={"citations": (best,), "status": "grounded", "grounded_by": "passage", "note": note}))
+            counts["grounded"] += 1
+            continue
+        if _on_walked_path(claim.text, evidence):
+            sources = tuple(valid)
+            out.append(claim.model_copy(update={"citations": sources, "status": "grounded", "grounded_by": "path"}))
+            counts["grounded"] += 1
+            continue
+        status = "flagged" if mode == "flag" else "removed"
+        counts[status] += 1
+        out.append(claim.model_copy(update={"status": status, "grounded_by": "none", "note": "no source in the trace supports this"}))
+    report = GroundingReport(
+        grounded=counts["grounded"], flagged=counts["flagged"], removed=counts["removed"],
+        removed_citations=tuple(dict.fromkeys(removed_citations)), revised=revised,
+    )
+    return GroundingVerdict(claims=tuple(out), report=report)
+
+
+def _on_walked_path(text: str, evidence: Evidence) -> bool:
+    lowered = text.lower()
+    for nodes in evidence.paths:
+        named = [n for n in nodes if n.split(":", 1)[-1].lower() in lowered]
+        if len(named) >= 2:
+            return True
+    return False

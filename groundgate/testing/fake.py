@@ -1,0 +1,81 @@
+"""A scripted fake chat model for tests: it replays the messages you give it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
+
+__all__ = ["ScriptedChatModel", "answer", "call"]
+
+Step = AIMessage | Callable[[list[BaseMessage]], AIMessage]
+
+
+def call(name: str, args: dict[str, Any] | None = None, *, id: str | None = None) -> dict[str, Any]:
+    """A tool call for a scripted message."""
+    return {"name": name, "args": args or {}, "id": id or f"call_{name}", "type": "tool_call"}
+
+
+def answer(text: str) -> AIMessage:
+    """A final scripted answer."""
+    return AIMessage(content=text)
+
+
+class ScriptedChatModel(BaseChatModel):
+    """Returns ``script[i]`` on its i-th call (the last one again once the script runs out).
+
+    A step is an ``AIMessage`` or a function of the messages that returns one. Every call
+    reports ``tokens_per_call`` tokens of usage, so token budgets can be tested.
+    """
+
+    script: list[Any] = Field(default_factory=list)
+    tokens_per_call: int = 100
+    calls: list[list[BaseMessage]] = Field(default_factory=list)
+    bound_tools: list[str] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
+        """Remember the tool names; the script decides what is called."""
+        names = []
+        for tool in tools:
+            if isinstance(tool, dict):
+                names.append(tool.get("function", tool).get("name"))
+            else:
+                names.append(getattr(tool, "name", getattr(tool, "__name__", str(tool))))
+        self.bound_tools = names
+        return self
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        self.calls.append(list(messages))
+        if not self.script:
+            raise ValueError("ScriptedChatModel has an empty script")
+        step = self.script[min(len(self.calls) - 1, len(self.script) - 1)]
+        message = step(messages) if callable(step) else step
+        number = len(self.calls)
+        tool_calls = [
+            {**c, "id": f"{c.get('id') or 'call'}_{number}_{i}"} for i, c in enumerate(message.tool_calls)
+        ]
+        message = AIMessage(
+            content=message.content,
+            tool_calls=tool_calls,
+            usage_metadata={
+                "input_tokens": self.tokens_per_call // 2,
+                "output_tokens": self.tokens_per_call - self.tokens_per_call // 2,
+                "total_tokens": self.tokens_per_call,
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])
