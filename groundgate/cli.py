@@ -138,6 +138,71 @@ def search(
         out.print(f"[{hit.score:.2f}] {hit.title} ({hit.kind}) {hit.doc_id}")
 
 
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question, in plain words.")],
+    mode: Annotated[str, typer.Option(help="agent (all eight tools) or search-agent.")] = "agent",
+    model: Annotated[str | None, typer.Option(help="offline, openai:<m>, azure:<d>, compatible:<url>#<m>.")] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Answer as of this date (YYYY-MM-DD).")] = None,
+    max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="Tool rounds bound.")] = 8,
+    token_budget: Annotated[int, typer.Option("--token-budget", min=1, help="Model token bound.")] = 60_000,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Wall-clock bound, seconds.")] = 60.0,
+    store: StoreOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    show_trace: Annotated[bool, typer.Option("--show-trace", help="Print the tool calls.")] = False,
+) -> None:
+    """Answer a question with the bounded, gated agent."""
+    from groundgate.ask import MODES
+    from groundgate.ask import ask as run_ask
+    from groundgate.graph.context import Bounds
+
+    if mode not in MODES:
+        raise _fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+    _parse_date(as_of, "--as-of")
+    settings = _settings(store)
+    if model:
+        settings = Settings(store_path=settings.store_path, model=model,
+                            embedder=settings.embedder, cache_dir=settings.cache_dir)
+    try:
+        result = run_ask(
+            question, settings=settings, mode=mode, as_of=as_of,  # type: ignore[arg-type]
+            bounds=Bounds(max_rounds=max_rounds, token_budget=token_budget, wall_clock_s=timeout),
+        )
+    except GroundgateError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        out.print_json(json.dumps(result.to_json(), default=str))
+        return
+    _print_answer(result.to_json(), show_trace)
+
+
+def _print_answer(data: dict, show_trace: bool) -> None:
+    from rich.table import Table
+
+    out.print(data["answer"])
+    if data["citations"]:
+        out.print("\n[bold]Sources[/]")
+        for c in data["citations"]:
+            out.print(f"  {c['source_id']}  {c['title']}")
+    if data["bound_tripped"]:
+        b = data["bound_tripped"]
+        out.print(f"\n[yellow]bound tripped:[/] {b['bound']} ({b['used']} of {b['limit']})")
+    usage = data["usage"]
+    out.print(
+        f"\n[dim]{data['mode']} · {data['model']} · {usage['tool_calls']} tool calls · "
+        f"{usage['tokens']} tokens · {usage['latency_ms']:.0f} ms[/]"
+    )
+    if show_trace:
+        table = Table("round", "tool", "arguments", "results", "ms", "error", title="Tool calls")
+        for step in data["trace"]["steps"]:
+            if step["kind"] != "tool":
+                continue
+            args = json.dumps({k: v for k, v in step["args"].items() if v not in (None, [], "")})
+            table.add_row(str(step["round"]), step["tool"], args, str(step["results"]),
+                          f"{step['ms']:.1f}", step.get("error") or "")
+        out.print(table)
+
+
 def main() -> None:  # pragma: no cover - console entry for `python -m groundgate`
     """Run the CLI, turning a developer error into a clean message."""
     try:

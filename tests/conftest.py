@@ -21,3 +21,19 @@ def memory_store():
     store.setup()
     yield store
     store.close()
+
+
+@pytest.fixture(scope="session")
+def bundled_store(tmp_path_factory):
+    """The bundled corpus, ingested once per session, opened read-only for agents."""
+    from groundgate.knowledge.default import bundled_corpus
+    from groundgate.knowledge.ingest.pipeline import ingest
+
+    path = tmp_path_factory.mktemp("bundled") / "store.sqlite"
+    writer = SQLiteStore.from_path(path)
+    writer.setup()
+    ingest(writer, bundled_corpus())
+    writer.close()
+    store = SQLiteStore.from_path(path, read_only=True)
+    yield store
+    store.close()

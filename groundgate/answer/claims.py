@@ -20,6 +20,13 @@ def split_claims(text: str) -> list[Claim]:
     """
     claims: list[Claim] = []
     for sentence in sentences(text):
+        lead = re.match(r"^(\s*\[[^\]]+\]\s*)+", sentence)
+        if lead and claims and sentence[lead.end():].strip():
+            # "... 1,000. [DOC] Next sentence": the leading citation closes the previous claim.
+            leading = [i.strip() for g in CITATION.findall(lead.group(0)) for i in re.split(r"[,;]", g)]
+            last = claims[-1]
+            claims[-1] = last.model_copy(update={"citations": tuple(dict.fromkeys((*last.citations, *leading)))})
+            sentence = sentence[lead.end():]
         ids = [i.strip() for group in CITATION.findall(sentence) for i in re.split(r"[,;]", group)]
         bare = CITATION.sub("", sentence).strip()
         bare = re.sub(r"\s+([.,;:!?])", r"\1", bare)

@@ -9,14 +9,23 @@ returned as a ``ResolutionDecision`` so callers can log it.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from groundgate.knowledge.model import Entity, EntityMatch, ResolutionDecision
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, stem
 
-__all__ = ["Adjudicator", "Thresholds", "adjudicate_by_rules", "resolve", "similarity"]
+__all__ = [
+    "Adjudicator",
+    "CandidateIndex",
+    "Thresholds",
+    "adjudicate_by_rules",
+    "resolve",
+    "similarity",
+]
 
 
 @dataclass(frozen=True)
@@ -31,13 +40,17 @@ Adjudicator = Callable[[str, Entity, float], tuple[bool, str]]
 """Decides a gray-zone pair: (merge?, reason). Rules offline; a model when configured."""
 
 
-def _trigrams(text: str) -> set[str]:
+# Both are pure and called for the same entity names over and over (every resolve scores
+# up to twenty candidates by all their names), so they are memoised.
+@lru_cache(maxsize=65536)
+def _trigrams(text: str) -> frozenset[str]:
     padded = f"  {' '.join(text.lower().split())} "
-    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+    return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
 
 
-def _word_stems(text: str) -> set[str]:
-    return {stem(t) for t in content_terms(text)}
+@lru_cache(maxsize=65536)
+def _word_stems(text: str) -> frozenset[str]:
+    return frozenset(stem(t) for t in content_terms(text))
 
 
 def similarity(a: str, b: str) -> float:
@@ -105,6 +118,44 @@ def match_against(
             matches.append(EntityMatch(entity=entity, score=score, method="similar"))
     matches.sort(key=lambda m: (-m.score, m.entity.id))
     return matches, decisions
+
+
+_MAX_EXACT_BLOCK_TRIGRAMS = 5000
+"""Up to this many mention trigrams, a trigram Jaccard below 1 stays below 0.9998."""
+
+
+class CandidateIndex:
+    """A fixed candidate list indexed by name words, to resolve many mentions against it.
+
+    Ingest resolves every defined term against every declared entity; scoring them all is
+    quadratic. :meth:`block` keeps only the candidates that can reach ``thresholds.lower``:
+    a candidate sharing no stemmed word with the mention in any of its names scores
+    ``0.5 * trigram Jaccard``, which is below 0.5 unless the trigram sets are equal.
+    """
+
+    def __init__(self, candidates: Iterable[Entity]) -> None:
+        self._candidates = list(candidates)
+        self._by_stem: dict[str, list[int]] = defaultdict(list)
+        self._by_trigrams: dict[frozenset[str], list[int]] = defaultdict(list)
+        for position, entity in enumerate(self._candidates):
+            for name in (entity.name, *entity.aliases, entity.id):
+                for word in _word_stems(name):
+                    self._by_stem[word].append(position)
+                self._by_trigrams[_trigrams(name)].append(position)
+
+    def block(self, mention: str, thresholds: Thresholds = Thresholds()) -> list[Entity]:
+        """Candidates, in their original order, that may not land below ``thresholds.lower``.
+
+        ``match_against`` over this list gives the same matches, and the same decisions
+        except for the "below" ones of the candidates left out.
+        """
+        trigrams = _trigrams(mention)
+        if thresholds.lower < 0.5 or len(trigrams) >= _MAX_EXACT_BLOCK_TRIGRAMS:
+            return list(self._candidates)
+        positions: set[int] = set(self._by_trigrams.get(trigrams, ()))
+        for word in _word_stems(mention):
+            positions.update(self._by_stem.get(word, ()))
+        return [self._candidates[p] for p in sorted(positions)]
 
 
 def resolve(

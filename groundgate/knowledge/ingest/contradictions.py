@@ -9,9 +9,10 @@ collide with general ones. The detector only ever opens entries; a person resolv
 
 from __future__ import annotations
 
+import bisect
 import hashlib
-from collections import defaultdict
-from collections.abc import Iterable
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
 from datetime import date, datetime
 
 from groundgate.knowledge.ingest.extract import ValueStatement
@@ -42,6 +43,38 @@ def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     return len(a ^ b) <= MAX_DIFFERENT_WORDS and len(shared) / len(a | b) >= MIN_JACCARD
 
 
+def _candidate_pairs(subjects: list[frozenset[str]]) -> Iterator[tuple[int, int]]:
+    """Index pairs ``i < j``, in nested-loop order, that can pass :func:`_similar`.
+
+    Prefix filtering, so that the detector is not quadratic in the number of statements:
+    order every subject's words by how few subjects use them (ties by the word). Similar
+    subjects share at least ``max(len) - MAX_DIFFERENT_WORDS`` words, and two sets that
+    share ``t`` words have intersecting prefixes of ``len - t + 1`` words in that order,
+    so only pairs whose first ``MAX_DIFFERENT_WORDS + 1`` rarest words meet are
+    candidates. Subjects with fewer than ``MIN_SHARED_WORDS`` words match nothing.
+    """
+    frequency: Counter[str] = Counter(word for subject in subjects for word in subject)
+    prefix_size = MAX_DIFFERENT_WORDS + 1
+    postings: dict[str, list[int]] = defaultdict(list)
+    prefixes: list[list[str]] = []
+    for index, subject in enumerate(subjects):
+        if len(subject) < MIN_SHARED_WORDS:
+            prefixes.append([])
+            continue
+        prefix = sorted(subject, key=lambda w: (frequency[w], w))[:prefix_size]
+        prefixes.append(prefix)
+        for word in prefix:
+            postings[word].append(index)
+    for index, prefix in enumerate(prefixes):
+        later: set[int] = set()
+        for word in prefix:
+            posting = postings[word]
+            # postings are ascending; keep only the statements after this one
+            later.update(posting[bisect.bisect_right(posting, index) :])
+        for other in sorted(later):
+            yield index, other
+
+
 def detect_contradictions(
     statements: Iterable[ValueStatement],
     *,
@@ -68,41 +101,41 @@ def detect_contradictions(
         by_unit[statement.unit].append(statement)
     found: dict[str, Contradiction] = {}
     for unit, group in by_unit.items():
-        for i, left in enumerate(group):
-            for right in group[i + 1 :]:
-                pair = frozenset((left.doc_id, right.doc_id))
-                if len(pair) < 2 or pair in related or pair in covered:
-                    continue
-                left_about = subjects.get(left.doc_id, frozenset())
-                right_about = subjects.get(right.doc_id, frozenset())
-                if left_about and right_about and not left_about & right_about:
-                    continue
-                left_values = {_normal_value(unit, v) for v in left.values}
-                if left_values == {_normal_value(unit, v) for v in right.values}:
-                    continue
-                if not left.validity.overlaps(right.validity):
-                    continue
-                if not _similar(left.subject, right.subject):
-                    continue
-                key = "|".join(sorted([left.sentence, right.sentence]))
-                entry_id = "CTR-D-" + hashlib.sha256(key.encode()).hexdigest()[:8]
-                shared = sorted(left.subject & right.subject)
-                entities = tuple(
-                    dict.fromkeys(
-                        (*entity_ids.get(left.doc_id, ()), *entity_ids.get(right.doc_id, ()))
-                    )
-                ) or tuple(sorted(pair))
-                found[entry_id] = Contradiction(
-                    id=entry_id,
-                    topic=f"Conflicting {unit} for: {' '.join(shared[:8])}",
-                    entity_ids=entities,
-                    positions=(
-                        Position(statement=left.sentence, source_ids=(left.doc_id,)),
-                        Position(statement=right.sentence, source_ids=(right.doc_id,)),
-                    ),
-                    status="open",
-                    owner=None,
-                    opened_at=today,
-                    origin="detected",
+        for i, j in _candidate_pairs([s.subject for s in group]):
+            left, right = group[i], group[j]
+            pair = frozenset((left.doc_id, right.doc_id))
+            if len(pair) < 2 or pair in related or pair in covered:
+                continue
+            left_about = subjects.get(left.doc_id, frozenset())
+            right_about = subjects.get(right.doc_id, frozenset())
+            if left_about and right_about and not left_about & right_about:
+                continue
+            left_values = {_normal_value(unit, v) for v in left.values}
+            if left_values == {_normal_value(unit, v) for v in right.values}:
+                continue
+            if not left.validity.overlaps(right.validity):
+                continue
+            if not _similar(left.subject, right.subject):
+                continue
+            key = "|".join(sorted([left.sentence, right.sentence]))
+            entry_id = "CTR-D-" + hashlib.sha256(key.encode()).hexdigest()[:8]
+            shared = sorted(left.subject & right.subject)
+            entities = tuple(
+                dict.fromkeys(
+                    (*entity_ids.get(left.doc_id, ()), *entity_ids.get(right.doc_id, ()))
                 )
+            ) or tuple(sorted(pair))
+            found[entry_id] = Contradiction(
+                id=entry_id,
+                topic=f"Conflicting {unit} for: {' '.join(shared[:8])}",
+                entity_ids=entities,
+                positions=(
+                    Position(statement=left.sentence, source_ids=(left.doc_id,)),
+                    Position(statement=right.sentence, source_ids=(right.doc_id,)),
+                ),
+                status="open",
+                owner=None,
+                opened_at=today,
+                origin="detected",
+            )
     return sorted(found.values(), key=lambda c: c.id)

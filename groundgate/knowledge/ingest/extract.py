@@ -17,6 +17,7 @@ from groundgate.knowledge.text import STOPWORDS, stem
 
 __all__ = [
     "IDENTIFIER",
+    "MentionIndex",
     "ValueStatement",
     "defined_terms",
     "find_mentions",
@@ -28,7 +29,9 @@ __all__ = [
 IDENTIFIER = re.compile(r"\b[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]{1,10})*-\d{2,}[A-Z]?\b")
 """Upper-case identifiers with a numeric tail: claim, policy, document, decision ids."""
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
+_MAX_NAME_WORDS = 6
+_WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n+")
 _MONTHS = (
     "january february march april may june july august september october november december"
 ).split()
@@ -70,22 +73,56 @@ def sentences(text: str) -> list[str]:
     return [s.strip(" -*\t") for s in _SENTENCE.split(text) if s and s.strip(" -*\t")]
 
 
+class MentionIndex:
+    """Names to find in bodies, indexed by their first word so a scan is linear.
+
+    Build it once per ingest and call :meth:`find` per document; the result is the same
+    as :func:`find_mentions` with the same ``names``.
+    """
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+        sizes: dict[str, set[int]] = {}
+        for key in names:
+            parts = key.split(" ")
+            # a body n-gram is 1..6 non-empty words joined by single spaces
+            if len(parts) <= _MAX_NAME_WORDS and all(parts):
+                sizes.setdefault(parts[0], set()).add(len(parts))
+        self._sizes = {first: sorted(found) for first, found in sizes.items()}
+
+    def find(self, body: str, self_id: str) -> set[str]:
+        """Entity ids whose name occurs in ``body``, without ``self_id``."""
+        names = self.names
+        found = {
+            names[m.group(0).lower()]
+            for m in IDENTIFIER.finditer(body)
+            if m.group(0).lower() in names
+        }
+        words = _WORD.findall(body.lower())
+        count = len(words)
+        for start, word in enumerate(words):
+            sizes = self._sizes.get(word)
+            if sizes is None:
+                continue
+            for size in sizes:
+                if start + size > count:
+                    break
+                gram = word if size == 1 else " ".join(words[start : start + size])
+                target = names.get(gram)
+                if target and (size > 1 or len(gram) >= 6):
+                    found.add(target)
+        found.discard(self_id)
+        return found
+
+
 def find_mentions(body: str, names: dict[str, str], self_id: str) -> set[str]:
     """Entity ids whose lowercased name (a key of ``names``) occurs in ``body``.
 
     Identifiers match anywhere; other names must be at least two words or six letters,
-    so that common words do not become edges.
+    so that common words do not become edges. For many bodies, build a
+    :class:`MentionIndex` once instead.
     """
-    found = {names[m.group(0).lower()] for m in IDENTIFIER.finditer(body) if m.group(0).lower() in names}
-    words = re.findall(r"[a-z0-9][a-z0-9'\-]*", body.lower())
-    for size in range(1, 7):
-        for start in range(len(words) - size + 1):
-            gram = " ".join(words[start : start + size])
-            target = names.get(gram)
-            if target and (size > 1 or len(gram) >= 6):
-                found.add(target)
-    found.discard(self_id)
-    return found
+    return MentionIndex(names).find(body, self_id)
 
 
 def defined_terms(doc: Document) -> list[tuple[str, str]]:

@@ -14,8 +14,8 @@ from groundgate.knowledge.ingest.chunking import chunk_document
 from groundgate.knowledge.ingest.contradictions import detect_contradictions
 from groundgate.knowledge.ingest.extract import (
     IDENTIFIER,
+    MentionIndex,
     defined_terms,
-    find_mentions,
     term_entity,
     value_statements,
 )
@@ -38,7 +38,7 @@ from groundgate.knowledge.model import (
     Relationship,
 )
 from groundgate.knowledge.port import IngestBatch, KnowledgeStore, WriteReport
-from groundgate.knowledge.resolution import match_against
+from groundgate.knowledge.resolution import CandidateIndex, match_against
 
 __all__ = ["IngestReport", "build_batch", "ingest"]
 
@@ -215,14 +215,17 @@ def build_batch(
             names.setdefault(entity.id.lower(), entity.id)
     resolution_log = []
     extracted: dict[str, Entity] = {}
-    candidates = [e for e in entities.values()]
+    # Terms are scored only against the declared entities that share a word with them;
+    # the others could only be logged as "below" (see CandidateIndex).
+    candidates = CandidateIndex(entities.values())
+    mention_index = MentionIndex(names)
     for doc in documents.values():
-        for target in sorted(find_mentions(doc.body, names, doc.id)):
+        for target in sorted(mention_index.find(doc.body, doc.id)):
             if f"{doc.id}|about|{target}|" in relationships:
                 continue
             _add_derived(relationships, doc.id, "mentions", target, doc, now, origin="extracted")
         for term, sentence in defined_terms(doc):
-            matches, decisions = match_against(term, candidates)
+            matches, decisions = match_against(term, candidates.block(term))
             resolution_log.extend(decisions)
             target_id = matches[0].entity.id if matches else None
             if target_id is None:

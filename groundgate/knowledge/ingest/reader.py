@@ -50,7 +50,14 @@ class _LineLoader(yaml.SafeLoader):
     """A safe loader that records where each mapping starts."""
 
 
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
+_CSafeLoader: type | None = getattr(yaml, "CSafeLoader", None)
+
+
+class _FastLineLoader(_CSafeLoader or yaml.SafeLoader):  # type: ignore[misc]
+    """The same loader over libyaml's parser when PyYAML has it (several times faster)."""
+
+
+def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[str, Any]:
     mapping = loader.construct_mapping(node, deep=True)
     mapping["__line__"] = node.start_mark.line + 1
     mapping["__keylines__"] = {
@@ -59,10 +66,16 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str,
     return mapping
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+for _loader in (_LineLoader, _FastLineLoader):
+    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def _load_yaml(text: str, path: Path, line_offset: int = 0) -> Any:
+    if _CSafeLoader is not None and not yaml.reader.Reader.NON_PRINTABLE.search(text):
+        try:
+            return yaml.load(text, Loader=_FastLineLoader)  # noqa: S506 - a SafeLoader subclass
+        except yaml.YAMLError:
+            pass  # parse again below, so errors read exactly as the pure-Python loader's
     try:
         return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:

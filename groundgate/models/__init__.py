@@ -1,0 +1,1 @@
+"""Chat models: the offline planner and the factory for real ones."""
