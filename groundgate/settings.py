@@ -29,7 +29,8 @@ class Settings:
     @classmethod
     def from_env(cls) -> Settings:
         """Read ``GROUNDGATE_STORE``, ``GROUNDGATE_MODEL``, ``GROUNDGATE_EMBEDDER`` and
-        ``GROUNDGATE_CACHE``."""
+        ``GROUNDGATE_CACHE``.
+        """
         store = os.environ.get("GROUNDGATE_STORE")
         cache = os.environ.get("GROUNDGATE_CACHE")
         return cls(

@@ -17,7 +17,6 @@ from groundgate.knowledge.model import (
     Contradiction,
     Document,
     Entity,
-    EntityMatch,
     EvidenceHit,
     KnowledgeHit,
     Relationship,

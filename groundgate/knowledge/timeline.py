@@ -19,7 +19,8 @@ def timeline(
     store: KnowledgeStore, entity_id: str, *, start: date | None = None, end: date | None = None
 ) -> list[TimelineEvent]:
     """Validity windows of the entity's relationships, effective and publication dates of
-    the documents about it, and register entries opened or resolved on it."""
+    the documents about it, and register entries opened or resolved on it.
+    """
     events: list[TimelineEvent] = []
     for edge in store.relationships(entity_id):
         if edge.type == "mentions":

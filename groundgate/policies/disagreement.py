@@ -1,6 +1,7 @@
 """Evidence disagreement: retrieved sources give different values for what the question
 asks, and no register entry covers it. The answer shows both values with their sources
-and says the disagreement is not yet recorded, instead of silently picking one."""
+and says the disagreement is not yet recorded, instead of silently picking one.
+"""
 
 from __future__ import annotations
 

@@ -450,7 +450,8 @@ class SQLiteStore:
 
     def apply(self, batch: IngestBatch, *, now: datetime) -> WriteReport:
         """Write ``batch`` atomically. Unchanged documents and edges are left untouched;
-        changed edges are retired and re-recorded, so ``known_at`` still sees the past."""
+        changed edges are retired and re-recorded, so ``known_at`` still sees the past.
+        """
         written = unchanged = chunks = rels = retired = opened = 0
         stamp = now.isoformat()
         chunks_by_doc: dict[str, list[Chunk]] = {}

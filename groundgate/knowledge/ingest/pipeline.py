@@ -24,8 +24,8 @@ from groundgate.knowledge.ingest.reader import (
     KNOWLEDGE_SUFFIXES,
     Located,
     as_date,
-    line_of_key,
     as_str_list,
+    line_of_key,
     read_document,
     read_knowledge,
 )
