@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -22,8 +23,10 @@ def estimate_tokens(messages: list[BaseMessage]) -> int:
     return sum(len(str(m.content)) + len(str(getattr(m, "tool_calls", "") or "")) for m in messages) // 4
 
 
-def _tool_schemas(names: tuple[str, ...]) -> list[dict[str, Any]]:
-    return [
+@functools.lru_cache(maxsize=32)
+def _tool_schemas(names: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
+    """OpenAI-style function schemas; built once per tool set (pydantic schema generation is slow)."""
+    return tuple(
         {
             "type": "function",
             "function": {
@@ -33,7 +36,10 @@ def _tool_schemas(names: tuple[str, ...]) -> list[dict[str, Any]]:
             },
         }
         for spec in select(names)
-    ]
+    )
+
+
+_system_prompt = functools.lru_cache(maxsize=32)(system_prompt)
 
 
 def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -47,8 +53,8 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         update["started_at"] = time.time()
         update["rounds"] = 0
         update["tokens"] = 0
-    prompt = [SystemMessage(system_prompt(ctx.tools)), *history]
-    model = ctx.model.bind_tools(_tool_schemas(ctx.tools))
+    prompt = [SystemMessage(_system_prompt(ctx.tools)), *history]
+    model = ctx.model.bind_tools(list(_tool_schemas(ctx.tools)))
     started = time.perf_counter()
     try:
         reply = model.invoke(prompt)
