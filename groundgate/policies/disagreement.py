@@ -17,8 +17,11 @@ from groundgate.knowledge.text import content_terms, coverage, stem
 
 __all__ = ["find_disagreements"]
 
-QUESTION_FIT = 0.34
+QUESTION_FIT = 0.5
 """Share of the question's content words a sentence must contain to be about it."""
+
+SUBJECT_OVERLAP = 0.3
+"""Share of subject words two statements must have in common to be about the same thing."""
 
 _ASKS = {
     "when": ("date", "year"),
@@ -85,7 +88,8 @@ def find_disagreements(
             if lv == rv or lv & rv:
                 continue
             shared = {stem(t) for t in terms} & left.subject & right.subject
-            if len(shared) < 2:
+            overlap = len(left.subject & right.subject) / max(1, len(left.subject | right.subject))
+            if len(shared) < 2 or overlap < SUBJECT_OVERLAP:
                 continue
             key = tuple(sorted((left.doc_id, right.doc_id)))
             points.setdefault(
