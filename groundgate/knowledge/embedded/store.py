@@ -452,52 +452,20 @@ class SQLiteStore:
         """Write ``batch`` atomically. Unchanged documents and edges are left untouched;
         changed edges are retired and re-recorded, so ``known_at`` still sees the past.
         """
-        written = unchanged = chunks = rels = retired = opened = 0
         stamp = now.isoformat()
-        chunks_by_doc: dict[str, list[Chunk]] = {}
-        for chunk in batch.chunks:
-            chunks_by_doc.setdefault(chunk.doc_id, []).append(chunk)
         with self._transaction() as conn:
-            for doc in batch.documents:
-                digest = content_hash(doc)
-                row = conn.execute(
-                    "SELECT content_hash FROM documents WHERE id = ?", [doc.id]
-                ).fetchone()
-                if row and row[0] == digest:
-                    unchanged += 1
-                    continue
-                self._delete_document(conn, doc.id)
-                _insert_document(conn, doc, digest)
-                for chunk in chunks_by_doc.get(doc.id, []):
-                    cur = conn.execute(
-                        "INSERT INTO chunks (id, doc_id, ordinal, title, heading, text) "
-                        "VALUES (?,?,?,?,?,?)",
-                        [chunk.id, chunk.doc_id, chunk.ordinal, doc.title, chunk.heading, chunk.text],
-                    )
-                    conn.execute(
-                        "INSERT INTO chunks_fts (rowid, title, heading, text) VALUES (?,?,?,?)",
-                        [cur.lastrowid, doc.title, chunk.heading, chunk.text],
-                    )
-                    vec = batch.vectors.get(chunk.id)
-                    if vec is not None:
-                        conn.execute(
-                            "INSERT INTO vectors (chunk_rowid, vec) VALUES (?, ?)",
-                            [cur.lastrowid, np.asarray(vec, dtype=np.float32).tobytes()],
-                        )
-                    chunks += 1
-                written += 1
-            for entity in batch.entities:
-                self._upsert_entity(conn, entity)
+            written, unchanged, chunks = self._write_documents(conn, batch)
+            self._write_entities(conn, batch.entities)
             rels, retired = self._write_relationships(conn, batch.relationships, stamp)
+            opened = 0
             for entry in batch.contradictions:
                 opened += self._upsert_contradiction(conn, entry)
-            for decision in batch.resolution_log:
-                conn.execute(
-                    "INSERT INTO resolution_log (mention, candidate_id, score, decision, zone, "
-                    "reason) VALUES (?,?,?,?,?,?)",
-                    [decision.mention, decision.candidate_id, decision.score, decision.decision,
-                     decision.zone, decision.reason],
-                )
+            conn.executemany(
+                "INSERT INTO resolution_log (mention, candidate_id, score, decision, zone, "
+                "reason) VALUES (?,?,?,?,?,?)",
+                [(d.mention, d.candidate_id, d.score, d.decision, d.zone, d.reason)
+                 for d in batch.resolution_log],
+            )
         return WriteReport(
             documents_written=written,
             documents_unchanged=unchanged,
@@ -506,6 +474,137 @@ class SQLiteStore:
             relationships_written=rels,
             relationships_retired=retired,
             contradictions_opened=opened,
+        )
+
+    # Writing one row at a time costs a statement per row; a first ingest writes hundreds
+    # of thousands. So records the store has never seen are buffered and written with
+    # executemany, and anything else (a record that exists, or repeats within the batch)
+    # first flushes the buffer and then takes the one-at-a-time path. Every table gets
+    # the same rows in the same order, so SQLite assigns the same rowids.
+
+    def _write_documents(self, conn: sqlite3.Connection, batch: IngestBatch) -> tuple[int, int, int]:
+        written = unchanged = chunks = 0
+        chunks_by_doc: dict[str, list[Chunk]] = {}
+        for chunk in batch.chunks:
+            chunks_by_doc.setdefault(chunk.doc_id, []).append(chunk)
+        ids = [doc.id for doc in batch.documents]
+        known = set(_lookup(conn, "SELECT id FROM documents WHERE id IN ({})", ids))
+        known |= set(_lookup(conn, "SELECT DISTINCT doc_id FROM chunks WHERE doc_id IN ({})", ids))
+        fresh: list[tuple[Document, str]] = []
+        seen: set[str] = set()
+        for doc in batch.documents:
+            digest = content_hash(doc)
+            if doc.id not in known and doc.id not in seen:
+                seen.add(doc.id)
+                fresh.append((doc, digest))
+                written += 1
+                chunks += len(chunks_by_doc.get(doc.id, ()))
+                continue
+            seen.add(doc.id)
+            self._insert_fresh_documents(conn, fresh, chunks_by_doc, batch.vectors)
+            fresh = []
+            row = conn.execute("SELECT content_hash FROM documents WHERE id = ?", [doc.id]).fetchone()
+            if row and row[0] == digest:
+                unchanged += 1
+                continue
+            self._delete_document(conn, doc.id)
+            _insert_document(conn, doc, digest)
+            for chunk in chunks_by_doc.get(doc.id, []):
+                _insert_chunk(conn, chunk, doc.title, batch.vectors.get(chunk.id))
+                chunks += 1
+            written += 1
+        self._insert_fresh_documents(conn, fresh, chunks_by_doc, batch.vectors)
+        return written, unchanged, chunks
+
+    @staticmethod
+    def _insert_fresh_documents(
+        conn: sqlite3.Connection,
+        fresh: list[tuple[Document, str]],
+        chunks_by_doc: dict[str, list[Chunk]],
+        vectors: dict[str, list[float]],
+    ) -> None:
+        """Insert documents that have no rows yet (what ``_delete_document`` + insert does)."""
+        if not fresh:
+            return
+        # Rows naming a new document as a source may exist (an entity's source_ids).
+        conn.executemany("DELETE FROM doc_entities WHERE doc_id = ?", [(d.id,) for d, _ in fresh])
+        conn.executemany(
+            "INSERT INTO documents (id, title, kind, version, effective_from, effective_to, "
+            "published_at, url, supersedes, entity_ids, owner, body, metadata, path, content_hash) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [_document_row(doc, digest) for doc, digest in fresh],
+        )
+        conn.executemany(
+            "INSERT INTO doc_entities (doc_id, entity_id) VALUES (?, ?)",
+            [(doc.id, eid) for doc, _ in fresh for eid in doc.entity_ids],
+        )
+        rows = [
+            (chunk, doc.title) for doc, _ in fresh for chunk in chunks_by_doc.get(doc.id, [])
+        ]
+        first = _next_rowid(conn, "chunks")
+        if first is None:
+            for chunk, title in rows:
+                _insert_chunk(conn, chunk, title, vectors.get(chunk.id))
+            return
+        conn.executemany(
+            "INSERT INTO chunks (rowid, id, doc_id, ordinal, title, heading, text) "
+            "VALUES (?,?,?,?,?,?,?)",
+            [(first + k, c.id, c.doc_id, c.ordinal, title, c.heading, c.text)
+             for k, (c, title) in enumerate(rows)],
+        )
+        conn.executemany(
+            "INSERT INTO chunks_fts (rowid, title, heading, text) VALUES (?,?,?,?)",
+            [(first + k, title, c.heading, c.text) for k, (c, title) in enumerate(rows)],
+        )
+        conn.executemany(
+            "INSERT INTO vectors (chunk_rowid, vec) VALUES (?, ?)",
+            [(first + k, np.asarray(vectors[c.id], dtype=np.float32).tobytes())
+             for k, (c, _) in enumerate(rows) if vectors.get(c.id) is not None],
+        )
+
+    def _write_entities(self, conn: sqlite3.Connection, entities: list[Entity]) -> None:
+        known = set(_lookup(conn, "SELECT id FROM entities WHERE id IN ({})", [e.id for e in entities]))
+        fresh: list[Entity] = []
+        seen: set[str] = set()
+        for entity in entities:
+            if entity.id in known or entity.id in seen:
+                self._insert_fresh_entities(conn, fresh)
+                fresh = []
+                self._upsert_entity(conn, entity)
+            else:
+                fresh.append(entity)
+            seen.add(entity.id)
+        self._insert_fresh_entities(conn, fresh)
+
+    @staticmethod
+    def _insert_fresh_entities(conn: sqlite3.Connection, fresh: list[Entity]) -> None:
+        """Insert entities that have no rows yet (what ``_upsert_entity`` does for them)."""
+        if not fresh:
+            return
+        first = _next_rowid(conn, "entities")
+        if first is None:
+            for entity in fresh:
+                SQLiteStore._upsert_entity(conn, entity)
+            return
+        rows = [(first + k, entity, json.dumps(list(entity.aliases))) for k, entity in enumerate(fresh)]
+        conn.executemany(
+            "INSERT INTO entities (rowid, id, kind, name, aliases, owner, description, source_ids, "
+            "attributes, origin) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            [(rowid, e.id, e.kind, e.name, aliases, e.owner, e.description,
+              json.dumps(list(e.source_ids)), json.dumps(e.attributes, default=str), e.origin)
+             for rowid, e, aliases in rows],
+        )
+        conn.executemany(
+            "INSERT INTO entities_fts (rowid, name, aliases, description) VALUES (?,?,?,?)",
+            [(rowid, e.name, aliases, e.description) for rowid, e, aliases in rows],
+        )
+        conn.executemany(
+            "INSERT INTO entity_names (name, entity_id) VALUES (?, ?)",
+            [(n, e.id) for e in fresh for n in _entity_names(e)],
+        )
+        conn.executemany(
+            "INSERT INTO doc_entities (doc_id, entity_id) VALUES (?, ?)",
+            [(sid, e.id) for e in fresh for sid in e.source_ids],
         )
 
     @staticmethod
@@ -548,11 +647,9 @@ class SQLiteStore:
             "INSERT INTO entities_fts (rowid, name, aliases, description) VALUES (?,?,?,?)",
             [cur.lastrowid, entity.name, aliases, entity.description],
         )
-        names = {entity.id.lower(), " ".join(entity.name.lower().split())}
-        names |= {" ".join(a.lower().split()) for a in entity.aliases}
         conn.executemany(
             "INSERT INTO entity_names (name, entity_id) VALUES (?, ?)",
-            [(n, entity.id) for n in sorted(names)],
+            [(n, entity.id) for n in _entity_names(entity)],
         )
         for sid in entity.source_ids:
             conn.execute(
@@ -564,8 +661,30 @@ class SQLiteStore:
         conn: sqlite3.Connection, edges: list[Relationship], stamp: str
     ) -> tuple[int, int]:
         written = retired = 0
+        known = set(
+            _lookup(
+                conn,
+                "SELECT id FROM relationships WHERE retired_at IS NULL AND id IN ({})",
+                [edge.id for edge in edges],
+            )
+        )
+        fresh: list[tuple[Any, ...]] = []
+        seen: set[str] = set()
+        insert = (
+            "INSERT INTO relationships (id, source, type, target, valid_from, valid_to, "
+            "recorded_at, retired_at, source_ids, note, origin, content_hash) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+        )
         for edge in edges:
             digest = content_hash(edge)
+            if edge.id not in known and edge.id not in seen:
+                seen.add(edge.id)
+                fresh.append(_relationship_row(edge, digest))
+                written += 1
+                continue
+            seen.add(edge.id)
+            conn.executemany(insert, fresh)
+            fresh = []
             row = conn.execute(
                 "SELECT content_hash FROM relationships WHERE id = ? AND retired_at IS NULL",
                 [edge.id],
@@ -580,15 +699,9 @@ class SQLiteStore:
                     [stamp, stamp, edge.id],
                 )
                 retired += 1
-            conn.execute(
-                "INSERT INTO relationships (id, source, type, target, valid_from, valid_to, "
-                "recorded_at, retired_at, source_ids, note, origin, content_hash) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                [edge.id, edge.source, edge.type, edge.target, _iso(edge.valid_from),
-                 _iso(edge.valid_to), edge.recorded_at.isoformat(), _iso(edge.retired_at),
-                 json.dumps(list(edge.source_ids)), edge.note, edge.origin, digest],
-            )
+            conn.execute(insert, _relationship_row(edge, digest))
             written += 1
+        conn.executemany(insert, fresh)
         return written, retired
 
     @staticmethod
@@ -613,15 +726,76 @@ class SQLiteStore:
         return 0 if row else 1
 
 
+_LOOKUP_BATCH = 500
+"""Keys per ``IN (...)`` lookup, well under SQLite's bound-parameter limit."""
+
+
+def _lookup(conn: sqlite3.Connection, sql: str, keys: list[str]) -> list[Any]:
+    """First column of ``sql`` (with ``{}`` standing for the placeholders) over ``keys``."""
+    found: list[Any] = []
+    unique = list(dict.fromkeys(keys))
+    for start in range(0, len(unique), _LOOKUP_BATCH):
+        part = unique[start : start + _LOOKUP_BATCH]
+        found += [r[0] for r in conn.execute(sql.format(",".join("?" * len(part))), part)]
+    return found
+
+
+def _next_rowid(conn: sqlite3.Connection, table: str) -> int | None:
+    """The rowid SQLite itself gives the next row of ``table`` (one past the largest).
+
+    ``None`` near the top of the range, where SQLite picks rowids at random instead.
+    """
+    largest = conn.execute(f"SELECT max(rowid) FROM {table}").fetchone()[0] or 0
+    return None if largest >= 2**62 else largest + 1
+
+
+def _insert_chunk(
+    conn: sqlite3.Connection, chunk: Chunk, title: str, vec: list[float] | None
+) -> None:
+    cur = conn.execute(
+        "INSERT INTO chunks (id, doc_id, ordinal, title, heading, text) VALUES (?,?,?,?,?,?)",
+        [chunk.id, chunk.doc_id, chunk.ordinal, title, chunk.heading, chunk.text],
+    )
+    conn.execute(
+        "INSERT INTO chunks_fts (rowid, title, heading, text) VALUES (?,?,?,?)",
+        [cur.lastrowid, title, chunk.heading, chunk.text],
+    )
+    if vec is not None:
+        conn.execute(
+            "INSERT INTO vectors (chunk_rowid, vec) VALUES (?, ?)",
+            [cur.lastrowid, np.asarray(vec, dtype=np.float32).tobytes()],
+        )
+
+
+def _entity_names(entity: Entity) -> list[str]:
+    names = {entity.id.lower(), " ".join(entity.name.lower().split())}
+    names |= {" ".join(a.lower().split()) for a in entity.aliases}
+    return sorted(names)
+
+
+def _document_row(doc: Document, digest: str) -> tuple[Any, ...]:
+    return (
+        doc.id, doc.title, doc.kind, doc.version, _iso(doc.effective_from),
+        _iso(doc.effective_to), _iso(doc.published_at), doc.url, json.dumps(list(doc.supersedes)),
+        json.dumps(list(doc.entity_ids)), doc.owner, doc.body,
+        json.dumps(doc.metadata, default=str), doc.path, digest,
+    )
+
+
+def _relationship_row(edge: Relationship, digest: str) -> tuple[Any, ...]:
+    return (
+        edge.id, edge.source, edge.type, edge.target, _iso(edge.valid_from),
+        _iso(edge.valid_to), edge.recorded_at.isoformat(), _iso(edge.retired_at),
+        json.dumps(list(edge.source_ids)), edge.note, edge.origin, digest,
+    )
+
+
 def _insert_document(conn: sqlite3.Connection, doc: Document, digest: str) -> None:
     conn.execute(
         "INSERT INTO documents (id, title, kind, version, effective_from, effective_to, "
         "published_at, url, supersedes, entity_ids, owner, body, metadata, path, content_hash) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [doc.id, doc.title, doc.kind, doc.version, _iso(doc.effective_from),
-         _iso(doc.effective_to), _iso(doc.published_at), doc.url, json.dumps(list(doc.supersedes)),
-         json.dumps(list(doc.entity_ids)), doc.owner, doc.body,
-         json.dumps(doc.metadata, default=str), doc.path, digest],
+        _document_row(doc, digest),
     )
     conn.executemany(
         "INSERT INTO doc_entities (doc_id, entity_id) VALUES (?, ?)",

@@ -43,15 +43,15 @@ def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     return len(a ^ b) <= MAX_DIFFERENT_WORDS and len(shared) / len(a | b) >= MIN_JACCARD
 
 
-def _candidate_pairs(subjects: list[frozenset[str]]) -> Iterator[tuple[int, int]]:
-    """Index pairs ``i < j``, in nested-loop order, that can pass :func:`_similar`.
+def _similar_pairs(subjects: list[frozenset[str]]) -> Iterator[tuple[int, int]]:
+    """Index pairs ``i < j`` that can pass :func:`_similar`, and a few that cannot.
 
     Prefix filtering, so that the detector is not quadratic in the number of statements:
     order every subject's words by how few subjects use them (ties by the word). Similar
     subjects share at least ``max(len) - MAX_DIFFERENT_WORDS`` words, and two sets that
     share ``t`` words have intersecting prefixes of ``len - t + 1`` words in that order,
-    so only pairs whose first ``MAX_DIFFERENT_WORDS + 1`` rarest words meet are
-    candidates. Subjects with fewer than ``MIN_SHARED_WORDS`` words match nothing.
+    so only pairs whose first ``MAX_DIFFERENT_WORDS + 1`` rarest words meet can be
+    similar. Subjects with fewer than ``MIN_SHARED_WORDS`` words match nothing.
     """
     frequency: Counter[str] = Counter(word for subject in subjects for word in subject)
     prefix_size = MAX_DIFFERENT_WORDS + 1
@@ -69,10 +69,32 @@ def _candidate_pairs(subjects: list[frozenset[str]]) -> Iterator[tuple[int, int]
         later: set[int] = set()
         for word in prefix:
             posting = postings[word]
-            # postings are ascending; keep only the statements after this one
+            # postings are ascending; keep only the subjects after this one
             later.update(posting[bisect.bisect_right(posting, index) :])
         for other in sorted(later):
             yield index, other
+
+
+def _candidate_pairs(unit: str, group: list[ValueStatement]) -> list[tuple[int, int]]:
+    """Pairs ``i < j`` of ``group``, in nested-loop order, that may conflict.
+
+    Statements with the same subject and the same values never conflict, so they are
+    grouped first (boilerplate repeated across documents is one group); pairs come only
+    from two groups with different values whose subjects may be similar.
+    """
+    groups: dict[tuple[frozenset[str], frozenset[str]], list[int]] = {}
+    for index, statement in enumerate(group):
+        values = frozenset(_normal_value(unit, v) for v in statement.values)
+        groups.setdefault((statement.subject, values), []).append(index)
+    keys = list(groups)
+    pairs: list[tuple[int, int]] = []
+    for a, b in _similar_pairs([subject for subject, _ in keys]):
+        if keys[a][1] == keys[b][1]:
+            continue
+        for i in groups[keys[a]]:
+            pairs.extend((i, j) if i < j else (j, i) for j in groups[keys[b]])
+    pairs.sort()
+    return pairs
 
 
 def detect_contradictions(
@@ -101,7 +123,7 @@ def detect_contradictions(
         by_unit[statement.unit].append(statement)
     found: dict[str, Contradiction] = {}
     for unit, group in by_unit.items():
-        for i, j in _candidate_pairs([s.subject for s in group]):
+        for i, j in _candidate_pairs(unit, group):
             left, right = group[i], group[j]
             pair = frozenset((left.doc_id, right.doc_id))
             if len(pair) < 2 or pair in related or pair in covered:

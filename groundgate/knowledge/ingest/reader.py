@@ -129,6 +129,19 @@ def _key_line(front: str, key: str, offset: int) -> int:
     return offset
 
 
+_WORD_KEY = re.compile(r"\s*(\w+)\s*:")
+
+
+def _word_key_lines(front: str) -> dict[str, int]:
+    """First line of each word-only key; for such keys, what ``_key_line`` finds, in one pass."""
+    lines: dict[str, int] = {}
+    for number, text in enumerate(front.splitlines(), start=1):
+        match = _WORD_KEY.match(text)
+        if match:
+            lines.setdefault(match.group(1), number)
+    return lines
+
+
 def read_document(path: Path, root: Path) -> Document:
     """Parse one Markdown or text file, with optional YAML front matter."""
     try:
@@ -152,8 +165,10 @@ def read_document(path: Path, root: Path) -> Document:
         front = {k: v for k, v in loaded.items() if k not in ("__line__", "__keylines__")}
         body = raw[end + 4 :].lstrip("-").lstrip("\n")
 
+    key_lines = _word_key_lines(front_text)
+
     def line_of(key: str) -> int:
-        return _key_line(front_text, key, 1)
+        return key_lines.get(key, 0) + 1
 
     heading = _HEADING.search(body)
     doc_id = str(front.get("id") or path.stem).strip()

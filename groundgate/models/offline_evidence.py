@@ -1,0 +1,176 @@
+"""Candidate sentences: every statement the tools returned, with the sources to cite.
+
+The offline planner answers extractively, so what it can say is exactly what this module
+collects from the envelopes: passages, whole documents, entity descriptions, path notes
+and timeline events, each split into sentences and tied to its document ids.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from groundgate.knowledge.ingest.extract import sentences
+from groundgate.knowledge.text import content_terms, coverage
+from groundgate.models.offline_trace import Step, Transcript
+
+__all__ = ["Sentence", "collect", "doc_id_of"]
+
+MIN_CHARS = 12
+MAX_CHARS = 420
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A statement that can go into an answer.
+
+    Attributes:
+        text: The sentence, cleaned of Markdown.
+        sources: Document ids to cite for it.
+        tool: The tool that returned it.
+        rank: The retrieval score of its result (0..1).
+        title: The title of the document or entity it came from.
+        heading: The section heading it sits under, if known.
+        lead: The sentence before it, when it opens with a pronoun (``It does not...``).
+        valid: The validity label of its result (``2025-06-01 → open``), if any.
+        order: First-seen position, for stable tie-breaking.
+    """
+
+    text: str
+    sources: tuple[str, ...]
+    tool: str
+    rank: float
+    title: str
+    heading: str
+    lead: str
+    valid: str | None
+    order: int
+
+    @property
+    def rendered(self) -> str:
+        """The sentence as the answer shows it (with its lead when it needs one)."""
+        return f"{self.lead} {self.text}" if self.lead else self.text
+
+
+def doc_id_of(item: dict[str, Any]) -> str | None:
+    """The document id behind a result: its first source, else its id before ``#``."""
+    sources = item.get("sources") or []
+    if sources:
+        return str(sources[0])
+    return str(item.get("id", "")).split("#", 1)[0] or None
+
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_TERMINAL = re.compile(r"[.!?:)\"”']$")
+_PRONOUN = re.compile(r"^(It|Its|This|These|Those|They|Their|He|She|His|Her|That|Such)\b")
+
+
+def _clean(text: str) -> str:
+    text = text.replace("**", "").replace("__", "")
+    return re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text, flags=re.M)
+
+
+def split_sections(text: str, heading: str = "") -> list[tuple[str, str, str]]:
+    """(heading, lead, sentence) triples of a result's text, in order.
+
+    Markdown headings become the heading of what follows; a fragment cut off by the
+    envelope (ending in ``…``) is dropped; a sentence opening with a pronoun keeps the
+    sentence before it as its lead.
+    """
+    out: list[tuple[str, str, str]] = []
+    previous = ""
+    block: list[str] = []
+
+    def flush() -> None:
+        nonlocal previous
+        for part in sentences(_clean("\n".join(block))):
+            part = part.strip()
+            if part.endswith("…") or len(part) < MIN_CHARS or not re.search(r"[a-z]", part):
+                previous = part
+                continue
+            lead = previous if _PRONOUN.match(part) and previous else ""
+            out.append((heading, lead, part))
+            previous = part
+        block.clear()
+
+    for line in text.splitlines():
+        match = _HEADING.match(line)
+        if match:
+            flush()
+            heading, previous = match.group(1), ""
+        else:
+            block.append(line)
+    flush()
+    return out
+
+
+def _with_subject(title: str, text: str) -> str:
+    """Prefix a description with its entity's name when the text does not name it."""
+    terms = content_terms(title)
+    if not terms or coverage(terms, text) >= 0.5:
+        return text
+    return f"{title}: {text}"
+
+
+def _item_sentences(step: Step, item: dict[str, Any]) -> list[tuple[str, str, str]]:
+    text = str(item.get("text") or "")
+    title = str(item.get("title") or "")
+    kind = str(item.get("kind") or "")
+    if step.name == "timeline":
+        day = title.split(" ", 1)[0]
+        return [("", "", f"{day}: {text.rstrip('.')}.")] if text else []
+    if step.name in ("resolve_entity", "search_knowledge", "traverse") and kind != "document":
+        return [("", "", _with_subject(title, s)) for _, _, s in split_sections(text)[:3]]
+    heading = title.split(" › ", 1)[1] if " › " in title else ""
+    parts = split_sections(text, heading.split(" > ")[-1])
+    if step.name not in ("search_evidence", "get_source") and parts and not _TERMINAL.search(
+        parts[-1][2]
+    ):
+        parts = parts[:-1]  # a description cut at a fixed length ends mid-sentence
+    return parts
+
+
+def _rank(step: Step, item: dict[str, Any]) -> float:
+    score = float(item.get("score") or 0.0)
+    if step.name == "get_source":
+        return 0.8
+    if step.name == "traverse":
+        return 0.6 * score
+    if step.name == "timeline":
+        return 0.5
+    return score
+
+
+def collect(transcript: Transcript) -> list[Sentence]:
+    """Every candidate sentence in the transcript, deduplicated, first seen first."""
+    seen: dict[str, Sentence] = {}
+    for step in transcript.steps:
+        if step.failed or step.name == "list_contradictions":
+            continue
+        for item in step.results:
+            doc = doc_id_of(item)
+            sources = tuple(str(s) for s in (item.get("sources") or ([doc] if doc else [])))
+            if step.name == "traverse" and item.get("kind") == "document":
+                sources = (str(item["id"]),)  # the text is the reached document's own opening
+            if not sources:
+                continue
+            title = str(item.get("title") or "").split(" › ", 1)[0]
+            for heading, lead, text in _item_sentences(step, item):
+                if len(text) > MAX_CHARS:
+                    text = text[: MAX_CHARS - 1].rsplit(" ", 1)[0] + "…"
+                key = " ".join(text.lower().split())
+                old = seen.get(key)
+                if old is not None:
+                    seen[key] = Sentence(
+                        old.text, tuple(dict.fromkeys((*old.sources, *sources))), old.tool,
+                        max(old.rank, _rank(step, item)), old.title, old.heading or heading,
+                        old.lead or lead, old.valid, old.order,
+                    )
+                    continue
+                seen[key] = Sentence(
+                    text=text, sources=sources, tool=step.name, rank=_rank(step, item),
+                    title=title, heading=heading, lead=lead, valid=item.get("valid"),
+                    order=len(seen),
+                )
+    return list(seen.values())

@@ -1,0 +1,265 @@
+"""The offline planner's rounds: which tool calls to make next, or none (then answer).
+
+Round 1 resolves the question's mentions and searches; round 2 walks, reads timelines,
+checks the register, reads the anchor's document and follows a bridge name; round 3
+fills what is still missing. Only bound tools are called, an identical call is never
+repeated, and each round is capped so a simple question costs a handful of calls.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from groundgate.knowledge.text import content_terms, coverage
+from groundgate.models.offline_evidence import collect, doc_id_of
+from groundgate.models.offline_question import Question
+from groundgate.models.offline_text import (
+    IDENTIFIER,
+    capitalised_names,
+    find_dates,
+    norm_stems,
+    term_key,
+)
+from groundgate.models.offline_trace import Anchor, Transcript
+
+__all__ = [
+    "MAX_TOOL_ROUNDS",
+    "effective_date",
+    "event_anchor",
+    "is_specific",
+    "next_calls",
+    "relevant_entities",
+]
+
+MAX_TOOL_ROUNDS = 3
+"""Tool rounds before the planner answers with what it has."""
+ROUND_CAPS = (4, 4, 3)
+"""Most calls per round."""
+SEARCH_TOP_K = 8
+
+Call = tuple[str, dict[str, Any]]
+
+
+def next_calls(transcript: Transcript, tools: frozenset[str]) -> list[Call]:
+    """The calls of the next round, capped; empty when it is time to answer."""
+    if transcript.rounds >= MAX_TOOL_ROUNDS:
+        return []
+    planners = (_first_round, _second_round, _third_round)
+    wanted = planners[transcript.rounds](transcript)
+    chosen: list[Call] = []
+    keys: set[str] = set()
+    for name, args in wanted:
+        key = name + repr(sorted(args.items()))
+        if name not in tools or key in keys or transcript.called(name, args):
+            continue
+        keys.add(key)
+        chosen.append((name, args))
+    return chosen[: ROUND_CAPS[transcript.rounds]]
+
+
+def _search(query: str, as_of: date | None) -> Call:
+    args: dict[str, Any] = {"query": query[:400], "top_k": SEARCH_TOP_K}
+    if as_of:
+        args["as_of"] = as_of.isoformat()
+    return ("search_evidence", args)
+
+
+def is_specific(mention: str) -> bool:
+    """Identifiers, quoted phrases and multi-word names resolve to something specific."""
+    return bool(IDENTIFIER.fullmatch(mention)) or " " in mention
+
+
+def _first_round(t: Transcript) -> list[Call]:
+    q = t.question
+    strong = [m for m in q.mentions if is_specific(m)]
+    weak = [m for m in q.mentions if not is_specific(m)]
+    calls: list[Call] = [("resolve_entity", {"mention": m}) for m in strong[:2]]
+    calls.append(_search(q.text, q.as_of))
+    if not strong:
+        calls.append(("search_knowledge", {"query": q.text[:400], "top_k": 5}))
+    calls += [("resolve_entity", {"mention": m}) for m in [*strong[2:], *weak]]
+    return calls
+
+
+def event_anchor(q: Question, anchors: Iterable[Anchor]) -> Anchor | None:
+    """The resolved entity whose description dates the question's event, if any."""
+    if q.as_of or q.text_date or not q.event:
+        return None
+    for anchor in anchors:
+        if _event_day(q.event, anchor.text):
+            return anchor
+    return None
+
+
+def _event_day(event: str, text: str) -> date | None:
+    """The date nearest after a word of ``event`` (``loss 20 February 2026``)."""
+    key = term_key(event)
+    for offset, day in find_dates(text):
+        window = text[max(0, offset - 40) : offset]
+        if key in {term_key(w) for w in re.findall(r"[A-Za-z]+", window)}:
+            return day
+    return None
+
+
+def effective_date(q: Question, anchors: Iterable[Anchor]) -> date | None:
+    """The date the question is about: given, pinned in the text, or its event's date.
+
+    The event's date comes from a resolved entity's description (``loss 20 February
+    2026`` for ``the date of loss``).
+    """
+    if q.as_of or q.text_date:
+        return q.as_of or q.text_date
+    anchor = event_anchor(q, anchors)
+    return _event_day(q.event, anchor.text) if anchor and q.event else None
+
+
+def _knowledge_anchors(t: Transcript) -> list[Anchor]:
+    """Curated entities found by search_knowledge whose name the question mostly uses."""
+    found: list[Anchor] = []
+    question = norm_stems(t.question.text)
+    for step in t.of("search_knowledge"):
+        for item in step.results[:3]:
+            keys = [term_key(w) for w in content_terms(str(item.get("title", "")))]
+            if keys and sum(k in question for k in keys) / len(keys) >= 0.5:
+                found.append(Anchor(
+                    id=str(item["id"]), name=str(item.get("title", "")),
+                    kind=str(item.get("kind", "")), text=str(item.get("text", "")),
+                    sources=tuple(item.get("sources") or ()), mention="",
+                ))
+    return found[:2]
+
+
+def _anchor_document(t: Transcript, anchor: Anchor) -> str | None:
+    """The document an anchor is about: itself, or its source that searches ranked best."""
+    if anchor.kind == "document":
+        return anchor.id
+    if not anchor.sources:
+        return None
+    best: dict[str, float] = {}
+    for step in t.of("search_evidence"):
+        for item in step.results:
+            doc = doc_id_of(item)
+            if doc in anchor.sources:
+                best[doc] = max(best.get(doc, 0.0), float(item.get("score") or 0))
+    if best:
+        return sorted(best, key=lambda d: (-best[d], anchor.sources.index(d)))[0]
+    return anchor.sources[0]
+
+
+def _missing_terms(t: Transcript) -> list[str]:
+    """Focus words of the question that no retrieved sentence contains."""
+    present: set[str] = set()
+    for sentence in collect(t):
+        present |= norm_stems(f"{sentence.text} {sentence.title} {sentence.heading}")
+    return [w for w in t.question.focus if not norm_stems(w) <= present]
+
+
+def _bridge_names(t: Transcript, limit: int = 2) -> list[str]:
+    """Names in the best passages that the question does not contain (multi-hop bridges)."""
+    question = t.question.text.lower()
+    names: list[str] = []
+    for step in t.of("search_evidence")[:1]:
+        for item in step.results[:3]:
+            for name in capitalised_names(str(item.get("text", "")), skip_initial=True):
+                if IDENTIFIER.fullmatch(name) or len(name) < 4:
+                    continue
+                if name.lower() in question or any(w in question for w in name.lower().split()):
+                    continue
+                names.append(name)
+    return list(dict.fromkeys(names))[:limit]
+
+
+def _second_round(t: Transcript) -> list[Call]:
+    q = t.question
+    anchors = t.anchors() or _knowledge_anchors(t)
+    day = effective_date(q, anchors)
+    topic = " ".join(q.focus)[:400] or q.text[:400]
+    calls: list[Call] = []
+    for anchor in anchors[:1]:
+        calls.append(("traverse", _walk_args(anchor, day)))
+    calls.append(("list_contradictions",
+                  {"entity_ids": [a.id for a in anchors], "topic": topic} if anchors
+                  else {"topic": topic}))
+    specific = [a for a in anchors if is_specific(a.mention) or a.kind == "document"]
+    for anchor in specific[:1]:
+        doc = _anchor_document(t, anchor)
+        if doc:
+            calls.append(("get_source", {"source_id": doc}))
+    if q.temporal and not q.event and anchors and anchors[0].kind != "document":
+        calls.append(("timeline", {"entity_id": anchors[0].id}))
+    if q.as_of and q.temporal:
+        calls.append(_search(q.text, None))  # what applied before or starts after the date
+    missing = _missing_terms(t)
+    for name in _bridge_names(t, limit=0 if specific else 1):
+        calls.append(_search(" ".join([name, *missing]) if missing else name, q.as_of))
+    if not anchors and missing:
+        calls.append(_search(" ".join(missing), q.as_of))
+    calls += [("traverse", _walk_args(a, day)) for a in anchors[1:2]]
+    return calls
+
+
+def _walk_args(anchor: Anchor, day: date | None) -> dict[str, Any]:
+    args: dict[str, Any] = {"entity_id": anchor.id, "hops": 2, "top_k": 20}
+    if day:
+        args["as_of"] = day.isoformat()
+    return args
+
+
+def relevant_entities(t: Transcript) -> list[tuple[str, str]]:
+    """Entities reached by traversal whose names the question mostly uses, best first."""
+    question = norm_stems(t.question.text)
+    anchors = {a.id for a in t.anchors()}
+    scored: dict[str, tuple[float, str]] = {}
+    for step in t.of("traverse"):
+        for item in step.results:
+            entity_id, title = str(item["id"]), str(item.get("title", ""))
+            keys = [term_key(w) for w in content_terms(title)]
+            if entity_id in anchors or not keys:
+                continue
+            hits = sum(k in question for k in keys)
+            if hits / len(keys) >= 0.5 and hits >= 1:
+                score = hits + hits / len(keys)
+                if score > scored.get(entity_id, (0.0, ""))[0]:
+                    scored[entity_id] = (score, title)
+    ranked = sorted(scored.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    return [(entity_id, title) for entity_id, (_, title) in ranked]
+
+
+def _dominant_document(t: Transcript) -> str | None:
+    """The document holding most of the first search's best passages."""
+    steps = t.of("search_evidence")
+    if not steps:
+        return None
+    counts: dict[str, float] = {}
+    focus = list(t.question.focus)
+    for item in steps[0].results[:4]:
+        doc = doc_id_of(item)
+        # a passage that shares little with the question does not make its document decisive
+        if doc and coverage(focus, f"{item.get('title', '')} {item.get('text', '')}") >= 0.5:
+            counts[doc] = counts.get(doc, 0.0) + float(item.get("score") or 0)
+    if not counts:
+        return None
+    return sorted(counts, key=lambda d: (-counts[d], d))[0]
+
+
+def _third_round(t: Transcript) -> list[Call]:
+    q = t.question
+    calls: list[Call] = []
+    reached = relevant_entities(t)
+    if q.temporal and reached and not t.of("timeline"):
+        calls.append(("timeline", {"entity_id": reached[0][0]}))
+    missing = _missing_terms(t)
+    names = [title for _, title in reached[:1]]
+    if missing or names:
+        query = " ".join([*names, *missing]) or q.text
+        if len(content_terms(query)) >= 2:
+            calls.append(_search(query, q.as_of))
+    read = t.read_sources()
+    if len(read) < 2:
+        doc = _dominant_document(t)
+        if doc and doc not in read:
+            calls.append(("get_source", {"source_id": doc}))
+    return calls

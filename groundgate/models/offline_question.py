@@ -1,0 +1,274 @@
+"""Reading a question: its mentions, its dates, what it asks for, whether it is about time.
+
+The offline planner plans and answers from this analysis; nothing here knows a corpus.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import date
+
+from groundgate.knowledge.text import STOPWORDS, content_terms
+from groundgate.models.offline_text import (
+    IDENTIFIER,
+    capitalised_names,
+    find_dates,
+    find_years,
+    term_key,
+)
+
+__all__ = ["Question", "analyse", "clauses", "parse_prompt"]
+
+MAX_MENTIONS = 3
+
+_TEMPORAL_CUES = re.compile(
+    r"\b(changed?|changes|when|before|after|since|still|history|version|versions|edition|"
+    r"in force|at the time|current|currently|now|no longer|until|effective|superseded|"
+    r"replaced|previous|earlier|later|originally|first|latest|as of|on the date|"
+    r"date of|took effect|take effect|live)\b",
+    re.IGNORECASE,
+)
+_AT_DATE = re.compile(r"\b(?:on|as of|as at|at|in|during|by)\s+$", re.IGNORECASE)
+_EVENT_DATE = re.compile(
+    r"\b(?:on the date of|the date of|at the time of|on the day of|when (?:it|the \w+) was)\s+"
+    r"(?:the\s+)?(\w+)",
+    re.IGNORECASE,
+)
+_EXACT = re.compile(r"\b(exact|exactly|precise|precisely|confirmed|final|total|actual)\b", re.I)
+_YESNO = re.compile(
+    r"^(is|are|was|were|do|does|did|can|could|should|has|have|had|will|would|may|must)\b", re.I
+)
+_GENERIC = frozenset(
+    """what which who whom whose when where why how did does do is are was were be been
+    tell know find say says said according kind type one many much""".split()
+)
+_VALUE_WORDS = frozenset(
+    "date day time year month number amount sum figure value total much many long often".split()
+)
+_QUALIFIERS = frozenset("exact exactly precise precisely final actual confirmed".split())
+TYPE_WORDS = frozenset(
+    """amount sum figure date day year month time number age period value price cost total
+    percentage percent rate count long old often much many""".split()
+)
+"""Words that name the kind of value asked for rather than the subject."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the planner knows about a question before any tool call.
+
+    Attributes:
+        text: The question as asked.
+        as_of: The date given with the question, if any.
+        mentions: Names and identifiers to resolve, most specific first.
+        terms: Distinct content words, in order.
+        asks: The kind of answer wanted: ``date``, ``money``, ``number``, ``duration``,
+            ``percent``, ``length``, ``name``, ``entity`` (a which/what-N question), ``yesno`` or
+            ``text``.
+        head: Comparison keys of the noun the question asks about (``which team`` ->
+            ``team``), empty when there is none.
+        temporal: Whether the question is about change or time.
+        text_date: A date the question pins itself to (``on 3 May 2024``), if any.
+        year: A year the question pins itself to (``in 2003``), if any.
+        event: The event whose date matters (``date of loss`` -> ``loss``), if any.
+        exact: Whether the question insists on an exact, final or total value.
+    """
+
+    text: str
+    as_of: date | None
+    mentions: tuple[str, ...]
+    terms: tuple[str, ...]
+    asks: str
+    head: tuple[str, ...]
+    temporal: bool
+    text_date: date | None
+    year: int | None
+    event: str | None
+    exact: bool
+
+    @property
+    def focus(self) -> tuple[str, ...]:
+        """Content terms minus wh-words and bare value words (``date``, ``amount``): what
+        an answer sentence should cover."""
+        return tuple(t for t in self.terms if t not in _GENERIC and t not in _VALUE_WORDS)
+
+    @property
+    def predicate(self) -> tuple[str, ...]:
+        """Focus terms that are neither mention words nor value-kind words."""
+        mention_keys = {term_key(w) for m in self.mentions for w in re.findall(r"\w+", m)}
+        return tuple(
+            t for t in self.focus
+            if t not in TYPE_WORDS and t not in _QUALIFIERS and term_key(t) not in mention_keys
+            and not any(term_key(p) in mention_keys for p in re.findall(r"[a-z0-9]+", t))
+        )
+
+
+def parse_prompt(content: str) -> tuple[str, date | None]:
+    """Split the plan node's human message into (question, as_of).
+
+    Accepts ``Question: ...`` / ``As of: YYYY-MM-DD`` lines, or a bare question.
+    """
+    question, as_of = content.strip(), None
+    match = re.search(r"^\s*Question:\s*(.+?)\s*(?:\n\s*As of:|\Z)", content, re.S | re.M)
+    if match:
+        question = match.group(1).strip()
+    when = re.search(r"^\s*As of:\s*(\d{4}-\d{2}-\d{2})", content, re.M)
+    if when:
+        try:
+            as_of = date.fromisoformat(when.group(1))
+        except ValueError:
+            as_of = None
+    return question, as_of
+
+
+def mentions_of(text: str) -> tuple[str, ...]:
+    """Identifiers, quoted phrases and capitalised names, most specific first, at most 3."""
+    found: list[str] = [m.group(0) for m in IDENTIFIER.finditer(text)]
+    found += [q.strip() for q in re.findall(r"[\"“']([^\"”']{3,80})[\"”']", text)]
+    names = capitalised_names(text, skip_initial=True)
+    names = [re.sub(r"['’]s$", "", n) for n in names]
+    found += sorted((n for n in names if " " in n), key=lambda n: -len(n))
+    found += [n for n in names if " " not in n]
+    chosen: list[str] = []
+    for mention in found:
+        lowered = mention.lower()
+        if any(lowered in c.lower() or c.lower() in lowered for c in chosen):
+            continue
+        if IDENTIFIER.fullmatch(mention) is None and (len(mention) < 2 or lowered in _GENERIC):
+            continue
+        chosen.append(mention)
+    return tuple(chosen[:MAX_MENTIONS])
+
+
+def asked_kind(text: str) -> str:
+    """The kind of value the question wants (see ``Question.asks``)."""
+    lowered = text.lower()
+    rules = (
+        (r"^(when|since when)\b|\bwhat (date|day|year|month)\b|\bwhich (date|year|month)\b"
+         r"|\bin what year\b|\bwhen (did|was|were|is|does|do)\b", "date"),
+        (r"\bhow much\b(?! more)|\bwhat did (it|they|\w+) cost\b|^(what|which)\b.*\b(amount|"
+         r"cost|price|fee|sum|salary|wage|budget|revenue|income|earnings|payout)s?\b", "money"),
+        (r"\bhow long (is|was|are|were)\b|\bhow (tall|high|deep|wide|far)\b|\bwhat (is|was) the "
+         r"(length|height|depth|width|distance)\b", "length"),
+        (r"\bhow long\b|\bwithin what (period|time)\b|\bwhat period\b|\bhow soon\b"
+         r"|\bby when\b", "duration"),
+        (r"\bwhat percentage\b|\bwhat share\b|\bwhat proportion\b", "percent"),
+        (r"\bhow many\b|\bhow old\b|\bwhat (\w+ ){0,3}age\b|\bhow much more\b|\bhow often\b"
+         r"|\bwhat (\w+ ){0,3}(speed|number|rate|frequency|size|height|length|population)\b",
+         "number"),
+        (r"^(who|whom|whose)\b|\bwho\b", "name"),
+    )
+    for pattern, kind in rules:
+        if re.search(pattern, lowered):
+            return kind
+    if _YESNO.match(lowered):
+        return "yesno"
+    words = re.findall(r"[a-z0-9][a-z0-9\-']*", lowered)
+    if len(words) >= 3 and words[0] in ("which", "what") and words[1] not in STOPWORDS:
+        if not _is_verb_like(words[1], words[2]):
+            return "entity"
+    return "text"
+
+
+_DETERMINERS = frozenset("the a an this that these those its his her their our your it".split())
+
+
+def _is_verb_like(word: str, following: str) -> bool:
+    """A guess without a tagger: ``maintains the``, ``settled it``, ``applies to``."""
+    inflected = (word.endswith("s") and not word.endswith("ss")) or (
+        word.endswith("ed") and not word.endswith("eed")
+    )
+    return inflected and (following in _DETERMINERS or following in STOPWORDS)
+
+
+def head_noun(text: str) -> tuple[str, ...]:
+    """The noun a ``which/what N ...`` or ``X's N`` question asks about, as a comparison key."""
+    words = re.findall(r"[a-z0-9][a-z0-9\-']*", text.lower())
+    if (
+        len(words) >= 3 and words[0] in ("which", "what") and words[1] not in STOPWORDS
+        and not _is_verb_like(words[1], words[2])
+    ):
+        run: list[str] = []
+        for index, word in enumerate(words[1:5], start=1):
+            following = words[index + 1] if index + 1 < len(words) else ""
+            if word in STOPWORDS or (run and _is_verb_like(word, following)):
+                break
+            run.append(word)
+        keys = [term_key(w) for w in run if w not in TYPE_WORDS | _QUALIFIERS]
+        if keys:
+            return (keys[-1],)
+    match = re.search(r"\b(?:what|which)\s+(?:is|was|are|were)\s+the\s+((?:[a-z\-]+\s+){0,2}?"
+                      r"[a-z\-]+)\s+(?:of|for|on|in|that|which|under|to)\b", text.lower())
+    match = match or re.search(r"['’]s\s+((?:[a-z\-]+\s+){0,2}?[a-z\-]+)\s*(?:\b(?:at|of|in|on|for|"
+                               r"with|during|before|after)\b|\?|$)", text.lower())
+    if match:
+        keys = [term_key(w) for w in match.group(1).split()
+                if w not in TYPE_WORDS | _GENERIC | _QUALIFIERS]
+        if keys:
+            return (keys[-1],)
+    return ()
+
+
+def event_of(text: str) -> str | None:
+    """The event whose date anchors the question (``date of loss`` -> ``loss``)."""
+    match = _EVENT_DATE.search(text)
+    return match.group(1).lower() if match else None
+
+
+def pinned_date(text: str) -> tuple[date | None, int | None]:
+    """A full date or a year the question is pinned to by ``on/as of/in/during``."""
+    for offset, day in find_dates(text):
+        if _AT_DATE.search(text[:offset]):
+            return day, day.year
+    for match in re.finditer(r"\b(1[5-9]\d\d|20\d\d)\b", text):
+        before = text[: match.start()]
+        after = text[match.end() : match.end() + 12]
+        if _AT_DATE.search(before) and not re.match(r"\s*[A-Z]", after):
+            return None, int(match.group(1))
+    years = find_years(text)
+    return None, (years[0] if len(years) == 1 and re.search(r"\bin \d{4}\b", text) else None)
+
+
+def analyse(text: str, as_of: date | None = None) -> Question:
+    """Analyse a question (see ``Question``)."""
+    text_date, year = pinned_date(text)
+    return Question(
+        text=text,
+        as_of=as_of,
+        mentions=mentions_of(text),
+        terms=tuple(content_terms(text)),
+        asks=asked_kind(text),
+        head=head_noun(text),
+        temporal=bool(_TEMPORAL_CUES.search(text) or text_date or year or as_of),
+        text_date=text_date,
+        year=year,
+        event=event_of(text),
+        exact=bool(_EXACT.search(text)),
+    )
+
+
+_CLAUSE_BREAK = re.compile(
+    r"(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+|[.;?]\s+)"
+    r"(?=(?:what|which|who|whom|whose|when|where|why|how|does|do|did|is|are|was|were|can|"
+    r"could|should|has|have|had|will|would|by when)\b)",
+    re.IGNORECASE,
+)
+
+
+def clauses(q: Question) -> list[Question]:
+    """The question's parts (``Which X ..., and what Y ...?``), each analysed on its own.
+
+    Every part keeps the whole question's mentions, date and time-mindedness, since a
+    later part usually refers back (``... what did it cost?``).
+    """
+    parts = [p.strip(" ,;?.") for p in _CLAUSE_BREAK.split(q.text)]
+    parts = [p for p in parts if len(p.split()) >= 3]
+    if len(parts) <= 1:
+        return [q]
+    out = []
+    for part in parts:
+        sub = analyse(part + "?", q.as_of)
+        out.append(replace(sub, mentions=q.mentions, temporal=q.temporal,
+                           text_date=q.text_date, year=q.year, event=q.event))
+    return out
