@@ -113,7 +113,10 @@ def typed(q: Question, text: str) -> bool:
         names = capitalised_names(text, skip_initial=True)
         if any(n.lower() not in question and n not in _CURRENCY_CODES for n in names):
             return True
-        return q.asks == "entity" and (has_value(text, "money") or has_value(text, "percent"))
+        # "what excess does it show?": an amount answers it when it is an amount of that noun
+        named = bool(q.head) and q.head[0] in norm_stems(text)
+        return q.asks == "entity" and named and (
+            has_value(text, "money") or has_value(text, "percent"))
     return False
 
 
@@ -215,10 +218,12 @@ def _credit(env: Scoring, sentence: Sentence) -> dict[str, float]:
 
 def _score_one(q: Question, sentence: Sentence, env: Scoring) -> Scored:
     lowered = f"{sentence.rendered} {sentence.title}".lower()
+    own = sentence.rendered.lower()
     anchored = (
         bool(env.anchor_docs & set(sentence.sources))
         or any(n.lower() in lowered for n in env.anchor_names)
-        or any(b.lower() in lowered for b in env.on_topic if " " in b or IDENTIFIER.fullmatch(b))
+        or (q.relative and any(b.lower() in own for b in env.on_topic
+                               if " " in b or IDENTIFIER.fullmatch(b)))
     )
     bonus = 0.1 * sentence.rank + _time_fit(q, sentence, env.day)
     if env.day:

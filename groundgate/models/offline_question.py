@@ -88,6 +88,12 @@ class Question:
     exact: bool
 
     @property
+    def relative(self) -> bool:
+        """Whether the question describes its subject by a relative clause (``the engineer
+        who designed X``): the mark of a multi-hop question."""
+        return bool(re.search(r"\w\s+(who|whom|whose|that|which|where)\s+\w", self.text[1:]))
+
+    @property
     def focus(self) -> tuple[str, ...]:
         """Content terms minus wh-words and bare value words (``date``, ``amount``): what
         an answer sentence should cover."""
