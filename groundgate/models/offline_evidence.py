@@ -8,7 +8,7 @@ and timeline events, each split into sentences and tied to its document ids.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from groundgate.knowledge.ingest.extract import sentences
@@ -84,7 +84,7 @@ def split_sections(text: str, heading: str = "") -> list[tuple[str, str, str]]:
 
     def flush() -> None:
         nonlocal previous
-        for part in sentences(_clean("\n".join(block))):
+        for part in sentences(_clean(_unwrap(block))):
             part = part.strip()
             if part.endswith("…") or len(part) < MIN_CHARS or not re.search(r"[a-z]", part):
                 previous = part
@@ -103,6 +103,25 @@ def split_sections(text: str, heading: str = "") -> list[tuple[str, str, str]]:
             block.append(line)
     flush()
     return out
+
+
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def _unwrap(lines: list[str]) -> str:
+    """Join hard-wrapped lines of a paragraph; blank lines and list items still break."""
+    paragraphs: list[str] = []
+    current: list[str] = []
+    for line in lines:
+        if not line.strip() or _ITEM.match(line):
+            if current:
+                paragraphs.append(" ".join(current))
+            current = [line.strip()] if line.strip() else []
+        else:
+            current.append(line.strip())
+    if current:
+        paragraphs.append(" ".join(current))
+    return "\n".join(paragraphs)
 
 
 def _with_subject(title: str, text: str) -> str:
@@ -170,7 +189,27 @@ def collect(transcript: Transcript) -> list[Sentence]:
                     continue
                 seen[key] = Sentence(
                     text=text, sources=sources, tool=step.name, rank=_rank(step, item),
-                    title=title, heading=heading, lead=lead, valid=item.get("valid"),
+                    title=title, heading=heading, lead=lead, valid=_own_validity(step, item),
                     order=len(seen),
                 )
-    return list(seen.values())
+    return _with_document_validity(list(seen.values()), transcript)
+
+
+def _own_validity(step: Step, item: dict[str, Any]) -> str | None:
+    """A result's validity when it is the validity of the text's own document."""
+    return item.get("valid") if step.name in ("search_evidence", "get_source") else None
+
+
+def _with_document_validity(pool: list[Sentence], transcript: Transcript) -> list[Sentence]:
+    """Give sentences from a document (e.g. its description) that document's validity."""
+    known: dict[str, str] = {}
+    for step in transcript.of("search_evidence", "get_source"):
+        for item in step.results:
+            doc = doc_id_of(item)
+            if doc and item.get("valid"):
+                known.setdefault(doc, str(item["valid"]))
+    return [
+        replace(s, valid=known.get(s.sources[0])) if s.valid is None and len(s.sources) == 1
+        else s
+        for s in pool
+    ]

@@ -31,6 +31,7 @@ __all__ = [
     "event_anchor",
     "is_specific",
     "next_calls",
+    "plan_anchors",
     "relevant_entities",
 ]
 
@@ -45,8 +46,8 @@ Call = tuple[str, dict[str, Any]]
 
 def next_calls(transcript: Transcript, tools: frozenset[str]) -> list[Call]:
     """The calls of the next round, capped; empty when it is time to answer."""
-    if transcript.rounds >= MAX_TOOL_ROUNDS:
-        return []
+    if transcript.rounds >= MAX_TOOL_ROUNDS or not transcript.question.terms:
+        return []  # enough rounds, or nothing to look for
     planners = (_first_round, _second_round, _third_round)
     wanted = planners[transcript.rounds](transcript)
     chosen: list[Call] = []
@@ -172,9 +173,22 @@ def _bridge_names(t: Transcript, limit: int = 2) -> list[str]:
     return list(dict.fromkeys(names))[:limit]
 
 
+def plan_anchors(t: Transcript) -> list[Anchor]:
+    """What to walk from, best first.
+
+    Entities of specific mentions, then curated entities the question names, then
+    entities of single-word mentions (``H3``).
+    """
+    resolved = t.anchors()
+    specific = [a for a in resolved if is_specific(a.mention)]
+    known = {a.id for a in resolved}
+    curated = [a for a in _knowledge_anchors(t) if a.id not in known]
+    return specific + curated + [a for a in resolved if a not in specific]
+
+
 def _second_round(t: Transcript) -> list[Call]:
     q = t.question
-    anchors = t.anchors() or _knowledge_anchors(t)
+    anchors = plan_anchors(t)
     day = effective_date(q, anchors)
     topic = " ".join(q.focus)[:400] or q.text[:400]
     calls: list[Call] = []

@@ -44,7 +44,8 @@ _GENERIC = frozenset(
     tell know find say says said according kind type one many much""".split()
 )
 _VALUE_WORDS = frozenset(
-    "date day time year month number amount sum figure value total much many long often".split()
+    "date day time times year month number amount sum figure value total much many long often"
+    .split()
 )
 _QUALIFIERS = frozenset("exact exactly precise precisely final actual confirmed".split())
 TYPE_WORDS = frozenset(
@@ -89,15 +90,23 @@ class Question:
 
     @property
     def relative(self) -> bool:
-        """Whether the question describes its subject by a relative clause (``the engineer
-        who designed X``): the mark of a multi-hop question."""
+        """Whether the subject is described by a relative clause (a multi-hop mark).
+
+        ``the engineer who designed X``.
+        """
         return bool(re.search(r"\w\s+(who|whom|whose|that|which|where)\s+\w", self.text[1:]))
 
     @property
     def focus(self) -> tuple[str, ...]:
-        """Content terms minus wh-words and bare value words (``date``, ``amount``): what
-        an answer sentence should cover."""
-        return tuple(t for t in self.terms if t not in _GENERIC and t not in _VALUE_WORDS)
+        """What an answer sentence should cover.
+
+        Content terms minus wh-words, bare value words (``date``, ``amount``) and the
+        pinned year.
+        """
+        pinned = {str(self.year)} if self.year else set()  # the date is matched, not searched
+        return tuple(
+            t for t in self.terms if t not in _GENERIC and t not in _VALUE_WORDS and t not in pinned
+        )
 
     @property
     def predicate(self) -> tuple[str, ...]:
@@ -116,7 +125,7 @@ def parse_prompt(content: str) -> tuple[str, date | None]:
     Accepts ``Question: ...`` / ``As of: YYYY-MM-DD`` lines, or a bare question.
     """
     question, as_of = content.strip(), None
-    match = re.search(r"^\s*Question:\s*(.+?)\s*(?:\n\s*As of:|\Z)", content, re.S | re.M)
+    match = re.search(r"^\s*Question:[ \t]*(.*?)\s*(?:\n\s*As of:|\Z)", content, re.S | re.M)
     if match:
         question = match.group(1).strip()
     when = re.search(r"^\s*As of:\s*(\d{4}-\d{2}-\d{2})", content, re.M)
@@ -147,9 +156,12 @@ def mentions_of(text: str) -> tuple[str, ...]:
     return tuple(chosen[:MAX_MENTIONS])
 
 
+_LEADING_PREPOSITION = re.compile(r"^(?:in|at|on|for|from|to|of|with|during|under)\s+(?=wh)")
+
+
 def asked_kind(text: str) -> str:
     """The kind of value the question wants (see ``Question.asks``)."""
-    lowered = text.lower()
+    lowered = _LEADING_PREPOSITION.sub("", text.lower())
     rules = (
         (r"^(when|since when)\b|\bwhat (date|day|year|month)\b|\bwhich (date|year|month)\b"
          r"|\bin what year\b|\bwhen (did|was|were|is|does|do)\b", "date"),
@@ -163,7 +175,7 @@ def asked_kind(text: str) -> str:
         (r"\bhow many\b|\bhow old\b|\bwhat (\w+ ){0,3}age\b|\bhow much more\b|\bhow often\b"
          r"|\bwhat (\w+ ){0,3}(speed|number|rate|frequency|size|height|length|population)\b",
          "number"),
-        (r"^(who|whom|whose)\b|\bwho\b", "name"),
+        (r"^(who|whom|whose|where)\b|\bwho\b", "name"),
     )
     for pattern, kind in rules:
         if re.search(pattern, lowered):
@@ -190,7 +202,7 @@ def _is_verb_like(word: str, following: str) -> bool:
 
 def head_noun(text: str) -> tuple[str, ...]:
     """The noun a ``which/what N ...`` or ``X's N`` question asks about, as a comparison key."""
-    words = re.findall(r"[a-z0-9][a-z0-9\-']*", text.lower())
+    words = re.findall(r"[a-z0-9][a-z0-9\-']*", _LEADING_PREPOSITION.sub("", text.lower()))
     if (
         len(words) >= 3 and words[0] in ("which", "what") and words[1] not in STOPWORDS
         and not _is_verb_like(words[1], words[2])

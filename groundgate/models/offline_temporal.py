@@ -28,6 +28,8 @@ class Window:
     sources: tuple[str, ...]
     start: date | None = None
     end: date | None = None
+    document: bool = False
+    """Whether it is a document's effective period (a rule's own window says more)."""
 
     def contains(self, day: date) -> bool:
         """Whether ``day`` is inside the window (``end`` is exclusive)."""
@@ -69,7 +71,8 @@ def windows(t: Transcript) -> list[Window]:
                 text = text[: -len(suffix)]
             if kind not in ("starts", "ends", "effective", "superseded"):
                 continue
-            window = found.setdefault(text, Window(text, tuple(item.get("sources") or ())))
+            window = found.setdefault(text, Window(
+                text, tuple(item.get("sources") or ()), document=kind in _SUFFIXES))
             if kind in ("starts", "effective"):
                 window.start = day
             else:
@@ -92,12 +95,12 @@ def temporal_lines(t: Transcript, day: date | None, limit: int = 2) -> list[str]
         return []
     ranked = sorted(
         ((w, _relevance(t, w.description)) for w in windows(t) if w.sources),
-        key=lambda pair: (-pair[1], pair[0].description),
+        key=lambda pair: (-round(pair[1], 1), pair[0].document, pair[0].description),
     )
     ranked = [(w, r) for w, r in ranked if r >= 0.2]
     lines: list[str] = []
     current = [w for w, _ in ranked if w.start and w.contains(day)][:limit]
-    later = [w for w, _ in ranked if w.start and w.start > day][:limit]
+    later = [w for w, _ in ranked if w.start and w.start > day][:1]
     for window in current:
         lines.append(
             f"On {day.isoformat()} the rule in force was: {window.description} "
@@ -106,24 +109,30 @@ def temporal_lines(t: Transcript, day: date | None, limit: int = 2) -> list[str]
     for window in later:
         start = window.start or day
         lines.append(
-            f"{window.description} applies from {start.isoformat()}, after "
-            f"{day.isoformat()} [{', '.join(window.sources[:3])}]"
+            f"From {start.isoformat()} (after {day.isoformat()}): {window.description}. "
+            f"[{', '.join(window.sources[:3])}]"
         )
     return lines
 
 
+def _bears(topic: str, question: str, context: str) -> bool:
+    """Whether a register topic is what the question (or the drafted answer) is about."""
+    terms = content_terms(topic)
+    return bool(terms) and (coverage(terms, question) >= 0.34 or coverage(terms, context) >= 0.67)
+
+
 def contradiction_lines(t: Transcript, context: str) -> list[str]:
-    """Each register entry bearing on ``context``: the disagreement and every position."""
+    """Each register entry bearing on the question: the disagreement and every position.
+
+    ``context`` is the question with the drafted sentences; an entry merely attached to an
+    entity the run touched does not count (a definition is not a disputed rule).
+    """
     lines: list[str] = []
     seen: set[str] = set()
     for step in t.of("list_contradictions"):
         for item in step.results:
             topic = str(item.get("title", ""))
-            terms = content_terms(topic)
-            by_entity = bool(step.args.get("entity_ids"))
-            if item["id"] in seen or not terms or coverage(terms, context) < (
-                0.25 if by_entity else 0.5
-            ):
+            if item["id"] in seen or not _bears(topic, t.question.text, context):
                 continue
             seen.add(str(item["id"]))
             status = str(item.get("kind", "")).partition(":")[2] or "open"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import lru_cache
 
 from groundgate.knowledge.ingest.extract import IDENTIFIER
 from groundgate.knowledge.text import STOPWORDS, stem
@@ -37,7 +38,7 @@ _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 _NUMBER_WORDS = (
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty thirty forty fifty hundred thousand million "
-    "billion dozen half"
+    "billion dozen half once twice thrice"
 ).split()
 _UNITS = r"(?:years?|months?|weeks?|days?|hours?|minutes?|decades?|centuries|century)"
 VALUE_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -103,18 +104,18 @@ for _group in (
 def term_key(word: str) -> str:
     """The comparison key of a word: its synonym head, else its light stem."""
     lowered = word.lower()
-    if lowered in _SYNONYMS:
-        return _SYNONYMS[lowered]
     stemmed = stem(lowered)
-    if stemmed in _SYNONYMS:
-        return _SYNONYMS[stemmed]
-    # ``estimate``/``estimated`` and ``rule``/``rules`` meet on the same key
-    return stemmed[:-1] if len(stemmed) > 4 and stemmed.endswith("e") else stemmed
+    for candidate in (lowered, lowered[:-1] if lowered.endswith("s") else "", stemmed):
+        if candidate in _SYNONYMS:
+            return _SYNONYMS[candidate]
+    # ``estimate``/``estimated``, ``rule``/``rules`` and ``make``/``makes`` meet on one key
+    return stemmed[:-1] if len(stemmed) >= 4 and stemmed.endswith("e") else stemmed
 
 
-def norm_stems(text: str) -> set[str]:
+@lru_cache(maxsize=1 << 15)
+def norm_stems(text: str) -> frozenset[str]:
     """Comparison keys of every alphanumeric part of ``text`` (ids split on hyphens)."""
-    return {term_key(part) for part in re.findall(r"[a-z0-9]+", text.lower())}
+    return frozenset(term_key(part) for part in re.findall(r"[a-z0-9]+", text.lower()))
 
 
 def _safe_date(year: int, month: int, day: int) -> date | None:
@@ -129,8 +130,9 @@ def _month(name: str) -> int:
 
 
 def find_dates(text: str) -> list[tuple[int, date]]:
-    """Full dates in ``text`` as (offset, date), in order: ISO, ``20 February 2026``,
-    ``February 20, 2026``.
+    """Full dates in ``text`` as (offset, date), in order.
+
+    ISO, ``20 February 2026`` and ``February 20, 2026`` forms.
     """
     found: list[tuple[int, date]] = []
     for m in _ISO.finditer(text):

@@ -1,0 +1,97 @@
+"""When the offline planner must answer INSUFFICIENT, and why.
+
+What was retrieved must cover the question's words, state the kind of value each part of
+the question asks for (about the question's own subject), name the thing a ``which``
+question asks about, and not only estimate what the question wants exactly; a source
+saying the thing has not happened settles it too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from groundgate.models.offline_question import Question, clauses
+from groundgate.models.offline_score import (
+    VALUE_KINDS,
+    Scored,
+    Scoring,
+    coverage_of,
+    off_subject,
+    typed,
+    year_fit,
+)
+from groundgate.models.offline_text import norm_stems, term_key
+
+__all__ = ["insufficiency"]
+
+_HEDGES = re.compile(
+    r"\b(approximately|approx|about|around|roughly|estimated?|estimates|unknown|not known|"
+    r"does not know|do not know|not confirmed|unconfirmed|circa|likely|probably)\b|"
+    r"\b\d+\s?[-–]\s?\d+\b",
+    re.IGNORECASE,
+)
+_ABSENT = r"(?:no|not|never|without|nor)\s+(?:\w+\s+){0,2}"
+
+
+def _head_word(q: Question) -> str:
+    """The question's own word for its head noun (``analysis``, not the key ``analysi``)."""
+    if not q.head:
+        return ""
+    return next((w for w in q.terms if term_key(w) == q.head[0]), q.head[0])
+
+
+def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
+    """Why one clause is not answered by the chosen sentences, or ``None``."""
+    weights, specific = env.weights, env.specific
+    missing = [w for w in q.focus if not any(w in c.credit for c in chosen)]
+    # long questions are rarely echoed word for word: the floor falls with their length
+    floor = 0.5 if len(q.focus) <= 4 else (0.4 if len(q.focus) <= 6 else 0.3)
+    # about the subject, at the asked year, with the kind of thing asked: that answers it
+    dated = q.year and any(c.anchored and year_fit(q, c.sentence.rendered) > 0
+                           and typed(q, c.sentence.rendered) for c in chosen)
+    if len(q.focus) >= 3 and not dated and coverage_of(chosen, q.focus, weights) < floor:
+        return "the retrieved sources do not address " + ", ".join(missing[:6])
+    candidates = [c for c in chosen if c.anchored or not specific]
+    if q.asks in VALUE_KINDS:
+        answers = [c for c in candidates if typed(q, c.sentence.rendered)
+                   and not off_subject(c, q, env)]
+        if not answers:
+            return f"no retrieved passage states the {q.asks} asked for"
+        if max(coverage_of([a], q.predicate, weights) for a in answers) < 0.3:
+            return f"no retrieved passage gives the {q.asks} for " + " ".join(q.predicate[:6])
+    if q.asks in ("entity", "name") and (q.head or q.predicate):
+        # the name must come with what the question says about it ("founded", "team")
+        holders = [c for c in candidates if typed(q, c.sentence.rendered)]
+        head = q.head[0] if q.head else ""
+        best = max((coverage_of([h], q.predicate, weights)
+                    + 0.15 * (head in norm_stems(h.sentence.rendered)) for h in holders),
+                   default=0.0)
+        if best < 0.35 and not dated:
+            return "no retrieved passage names the " + (_head_word(q) or " ".join(missing[:1])
+                                                          or "answer")
+    return None
+
+
+def insufficiency(q: Question, chosen: list[Scored], scored: list[Scored],
+                  env: Scoring) -> str | None:
+    """Why the retrieved evidence cannot answer the question, or ``None`` if it can."""
+    if not chosen:
+        return "nothing retrieved bears on the question"
+    for clause in clauses(q):
+        gap = _clause_gap(clause, chosen, env)
+        if gap:
+            return gap
+    answers = [c for c in chosen if typed(q, c.sentence.rendered)]
+    if q.exact and any(_HEDGES.search(c.sentence.text) for c in answers):
+        return "the sources give only an estimate or an approximate value, not an exact one"
+    if q.asks in VALUE_KINDS and q.head:
+        absent = re.compile(rf"\b{_ABSENT}{re.escape(q.head[0])}\b")
+        for item in scored:
+            if item.anchored and absent.search(_keyed_text(item.sentence.text)):
+                return "the sources say this has not happened or is not recorded"
+    return None
+
+
+def _keyed_text(text: str) -> str:
+    """The text with every word replaced by its comparison key (for negation patterns)."""
+    return " ".join(term_key(w) for w in re.findall(r"[A-Za-z0-9]+", text))
