@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -18,6 +19,23 @@ from groundgate.tools.envelope import Envelope, error_envelope
 from groundgate.tools.registry import execute
 
 __all__ = ["tool_call"]
+
+_POOL_SIZE = 8
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _shared_pool() -> ThreadPoolExecutor:
+    """One pool for every run: starting threads per round was most of this node's cost.
+
+    A call that outlives its timeout keeps its worker until it returns; its result is
+    dropped and the run has already moved on with an error envelope.
+    """
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=_POOL_SIZE, thread_name_prefix="gg-tool")
+        return _pool
 
 
 def _deps(state: AgentState, ctx: Context) -> ToolDeps:
@@ -36,7 +54,7 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     calls = last.tool_calls if isinstance(last, AIMessage) else []
     deps = _deps(state, ctx)
     round_no = (state.get("rounds") or 0) + 1
-    pool = ThreadPoolExecutor(max_workers=max(1, min(8, len(calls))), thread_name_prefix="gg-tool")
+    pool = _shared_pool()
     futures: list[tuple[dict[str, Any], Future[Envelope]]] = []
     for index, call in enumerate(calls):
         call_id = call.get("id") or f"call_{round_no}_{index}"
@@ -55,7 +73,6 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
                 args=call.get("args"), call_id=call["id"],
             ).model_copy(update={"ms": ctx.bounds.tool_timeout_s * 1000})
         envelopes.append(envelope)
-    pool.shutdown(wait=False, cancel_futures=True)
     messages = []
     steps = []
     for envelope in envelopes:
