@@ -7,6 +7,7 @@ from typing import Any
 
 from groundgate.answer.model import Answer, Claim, ContestedPoint
 from groundgate.knowledge.port import KnowledgeStore
+from groundgate.knowledge.text import content_terms, coverage
 from groundgate.policies.contradiction import check_contradictions, present
 from groundgate.policies.disagreement import find_disagreements
 from groundgate.policies.honesty import bound_note, insufficient_notes
@@ -79,11 +80,10 @@ def apply_policies(
             contested.append(point)
             notes.append("disagreement policy: the retrieved sources give different values and no register entry covers it")
     if contested:
-        # The draft may have chosen a side; a contested answer keeps only what is not in dispute.
-        disputed_sources = {s for p in contested for pos in p.positions for s in pos.source_ids}
+        # The draft may have chosen a side; keep only what does not speak to the dispute.
         claims = [
             c.model_copy(update={"status": "removed", "note": "withheld: it takes a side in an open disagreement"})
-            if c.status == "grounded" and set(c.citations) & disputed_sources
+            if c.status != "removed" and any(_takes_side(c.text, p) for p in contested)
             else c
             for c in claims
         ]
@@ -116,6 +116,20 @@ def apply_policies(
             "answered": answered,
         }
     )
+
+
+SIDE_OVERLAP = 0.5
+"""Share of a topic's or a position's words a claim must contain to speak to the dispute."""
+
+
+def _takes_side(text: str, point: ContestedPoint) -> bool:
+    """Whether a claim speaks to the disputed point (its topic or any position)."""
+    statements = [point.topic, *(p.statement for p in point.positions)]
+    for statement in statements:
+        terms = content_terms(statement)
+        if terms and coverage(terms, text) >= SIDE_OVERLAP:
+            return True
+    return False
 
 
 def _render(claim: Claim) -> str:

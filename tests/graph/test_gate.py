@@ -91,3 +91,15 @@ def test_policies_off_is_an_explicit_build_flag(bundled_store):
         "Trace-and-access costs are automatically included for escape-of-water claims. [INS-SYN-012]")],
         CONTESTED_Q, policies=PolicySet.off())
     assert not ans["contested"]
+
+
+def test_undisputed_claims_from_a_disputed_source_are_kept(bundled_store):
+    ans = _run(bundled_store, [_search("trace and access sub-limit"), answer(
+        "Trace-and-access costs are automatically included. [INS-SYN-012] "
+        "Trace-and-access costs are subject to a GBP 5,000 sub-limit per claim. [INS-SYN-003]")],
+        CONTESTED_Q)
+    _assert_both_positions(ans)
+    kept = [c["text"] for c in ans["claims"] if c["status"] == "grounded"]
+    assert any("5,000" in t for t in kept)
+    assert not any("automatically included" in t for t in kept)
+    assert "What the sources do agree on" in ans["text"]
