@@ -118,16 +118,20 @@ def apply_policies(
     )
 
 
-SIDE_OVERLAP = 0.5
-"""Share of a topic's or a position's words a claim must contain to speak to the dispute."""
+TOPIC_OVERLAP = 0.6
+"""Share of a contested topic's words a claim must contain to speak to the dispute."""
+POSITION_OVERLAP = 0.5
+"""Share of a position's words a claim must contain to restate that position."""
 
 
 def _takes_side(text: str, point: ContestedPoint) -> bool:
     """Whether a claim speaks to the disputed point (its topic or any position)."""
-    statements = [point.topic, *(p.statement for p in point.positions)]
-    for statement in statements:
-        terms = content_terms(statement)
-        if terms and coverage(terms, text) >= SIDE_OVERLAP:
+    topic_terms = content_terms(point.topic)
+    if topic_terms and coverage(topic_terms, text) >= TOPIC_OVERLAP:
+        return True
+    for position in point.positions:
+        terms = content_terms(position.statement)
+        if terms and coverage(terms, text) >= POSITION_OVERLAP:
             return True
     return False
 
