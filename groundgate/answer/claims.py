@@ -9,8 +9,9 @@ from groundgate.knowledge.ingest.extract import sentences
 
 __all__ = ["CITATION", "split_claims"]
 
-CITATION = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_.:#/\-]*(?:\s*[,;]\s*[A-Za-z0-9][A-Za-z0-9_.:#/\-]*)*)\]")
-"""``[INS-SYN-003]`` or ``[INS-SYN-003, INS-SYN-006]``."""
+CITATION = re.compile(r"\[([^\[\]\n]{1,200})\]")
+"""``[INS-SYN-003]``, ``[INS-SYN-003, INS-SYN-006]`` or ``[Maria Oduya]`` (ids taken from
+file names may contain spaces); ids that the trace never saw are removed by grounding."""
 
 
 def split_claims(text: str) -> list[Claim]:

@@ -103,3 +103,11 @@ def test_undisputed_claims_from_a_disputed_source_are_kept(bundled_store):
     assert any("5,000" in t for t in kept)
     assert not any("automatically included" in t for t in kept)
     assert "What the sources do agree on" in ans["text"]
+
+
+def test_claims_cite_ids_with_spaces():
+    from groundgate.answer.claims import split_claims
+
+    claims = split_claims("Kessling was born in 1931. [Maria Oduya, INS-SYN-003]")
+    assert claims[0].citations == ("Maria Oduya", "INS-SYN-003")
+    assert claims[0].text == "Kessling was born in 1931."
