@@ -11,6 +11,7 @@ every size in its own process keeps ``ru_maxrss`` (the peak resident set size) p
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -23,10 +24,15 @@ import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from scale import generate, zipf_weights  # noqa: E402  (bench/ is not a package)
+
 INGEST_TIME = datetime(2026, 3, 1, tzinfo=UTC)
+LOAD = [0.0]
+"""The 1-minute load average when the run started (other work on the machine skews latency)."""
 WARMUP = 20
 """Calls of each kind made first and not timed (they fill SQLite's page cache)."""
 
@@ -62,20 +68,27 @@ def _percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), p95
 
 
-def _timed(calls: list[Callable[[], object]]) -> list[float]:
+def _timed(calls: list[Callable[[], Any]]) -> tuple[list[float], list[float], list[int]]:
+    """Run the first ``WARMUP`` calls untimed, then time the rest one by one.
+
+    Returns wall-clock and CPU (this thread) milliseconds per call, and result sizes.
+    """
     for call in calls[:WARMUP]:
         call()
-    out = []
-    for call in calls:
-        started = time.perf_counter()
-        call()
-        out.append((time.perf_counter() - started) * 1000)
-    return out
+    gc.collect()  # start from a clean heap, not from the ingest's garbage
+    wall, cpu, sizes = [], [], []
+    for call in calls[WARMUP:]:
+        started, started_cpu = time.perf_counter(), time.thread_time()
+        result = call()
+        cpu.append((time.thread_time() - started_cpu) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+        sizes.append(len(result))
+    return wall, cpu, sizes
 
 
 def _questions(rng: random.Random, words: list[str], names: list[str], n: int) -> list[str]:
     # Query words follow the corpus's own frequencies: mostly common, sometimes rare.
-    weights = [1.0 / (r + 2.7) ** 1.05 for r in range(len(words))]
+    weights = zipf_weights(len(words))
     out = []
     for _ in range(n):
         picked = rng.choices(words, weights=weights, k=5)
@@ -121,7 +134,6 @@ def run_one(chunks: int, queries: int, seed: int) -> dict[str, float]:
     from groundgate.knowledge.embedded.store import SQLiteStore
     from groundgate.knowledge.ingest.pipeline import build_batch
     from groundgate.knowledge.resolution import resolve
-    from scale import generate
 
     figures: dict[str, float] = {"chunks": chunks, "rss_start_mib": _rss_mib()}
     with tempfile.TemporaryDirectory(prefix="gg-bench-") as tmp:
@@ -133,17 +145,18 @@ def run_one(chunks: int, queries: int, seed: int) -> dict[str, float]:
         path = Path(tmp) / "store.sqlite"
         store = SQLiteStore.from_path(path)
         store.setup()
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         batch, report = build_batch(store, corpus.root, now=INGEST_TIME)
         built = time.perf_counter()
         written = store.apply(batch, now=INGEST_TIME)
-        done = time.perf_counter()
+        done, done_cpu = time.perf_counter(), time.process_time()
         store.close()
         del batch
         figures |= {
             "build_s": built - started,
             "apply_s": done - built,
             "ingest_s": done - started,
+            "ingest_cpu_s": done_cpu - started_cpu,
             "chunks_per_s": report.chunks / (done - started),
             "store_mib": path.stat().st_size / 2**20,
             "rss_ingest_mib": _rss_mib(),
@@ -160,25 +173,21 @@ def run_one(chunks: int, queries: int, seed: int) -> dict[str, float]:
         n = queries + WARMUP
         names = [e.name.lower() for e in corpus.entities]
         as_ofs = [None, None, date(2025, 6, 1)]
-        searches = [
-            (lambda q=q, a=rng.choice(as_ofs): reader.search_evidence(q, as_of=a))
-            for q in _questions(rng, corpus.query_words, names, n)
-        ]
-        starts = [rng.choice(corpus.entities).id for _ in range(n)]
-        traversals = [
-            (lambda s=s, a=rng.choice(as_ofs): reader.traverse(s, hops=2, as_of=a))
-            for s in starts
-        ]
+        asked = [(q, rng.choice(as_ofs)) for q in _questions(rng, corpus.query_words, names, n)]
+        searches = [(lambda q=q, a=a: reader.search_evidence(q, as_of=a)) for q, a in asked]
+        starts = [(rng.choice(corpus.entities).id, rng.choice(as_ofs)) for _ in range(n)]
+        traversals = [(lambda s=s, a=a: reader.traverse(s, hops=2, as_of=a)) for s, a in starts]
         resolutions = [(lambda m=m: resolve(reader, m)) for m in _mentions(rng, corpus, n)]
-        hits = sum(len(call()) for call in searches[:50])  # type: ignore[arg-type]
-        paths = sum(len(call()) for call in traversals[:50])  # type: ignore[arg-type]
-        figures["mean_hits"] = hits / 50
-        figures["mean_paths"] = paths / 50
         for kind, calls in (("search", searches), ("traverse", traversals),
                             ("resolve", resolutions)):
-            median, p95 = _percentiles(_timed(calls[WARMUP:]))
+            samples, cpu, sizes = _timed(calls)
+            figures[f"mean_{kind}_results"] = statistics.mean(sizes)
+            median, p95 = _percentiles(samples)
             figures[f"{kind}_p50"] = median
             figures[f"{kind}_p95"] = p95
+            figures[f"{kind}_cpu_p50"], figures[f"{kind}_cpu_p95"] = _percentiles(cpu)
+            bound, _ = TARGETS[f"{kind}_p95"]
+            figures[f"{kind}_within"] = 100 * sum(x < bound for x in samples) / len(samples)
         reader.close()
         figures["rss_peak_mib"] = _rss_mib()
     return figures
@@ -200,15 +209,24 @@ def print_table(results: list[dict[str, float]]) -> None:
         ("ingest: read+extract+detect (s)", "", "", lambda r: f"{r['build_s']:.1f}"),
         ("ingest: store.apply (s)", "", "", lambda r: f"{r['apply_s']:.1f}"),
         ("ingest total (s)", "< 60 s at 100k", "ingest_s", lambda r: f"{r['ingest_s']:.1f}"),
+        ("ingest CPU time (s)", "", "", lambda r: f"{r['ingest_cpu_s']:.1f}"),
         ("ingest throughput (chunks/s)", "> 1,667 at 100k", "", lambda r: f"{r['chunks_per_s']:,.0f}"),
         ("search_evidence p50 (ms)", "", "", lambda r: f"{r['search_p50']:.2f}"),
         ("search_evidence p95 (ms)", "< 15 ms", "search_p95", lambda r: f"{r['search_p95']:.2f}"),
+        ("search_evidence CPU p50 / p95 (ms)", "", "",
+         lambda r: f"{r['search_cpu_p50']:.2f} / {r['search_cpu_p95']:.2f}"),
+        ("search_evidence calls under 15 ms", "", "", lambda r: f"{r['search_within']:.0f}%"),
         ("traverse 2-hop p50 (ms)", "", "", lambda r: f"{r['traverse_p50']:.2f}"),
         ("traverse 2-hop p95 (ms)", "< 2 ms", "traverse_p95", lambda r: f"{r['traverse_p95']:.2f}"),
+        ("traverse 2-hop CPU p50 / p95 (ms)", "", "",
+         lambda r: f"{r['traverse_cpu_p50']:.2f} / {r['traverse_cpu_p95']:.2f}"),
         ("resolve_entity p50 (ms)", "", "", lambda r: f"{r['resolve_p50']:.2f}"),
         ("resolve_entity p95 (ms)", "< 2 ms", "resolve_p95", lambda r: f"{r['resolve_p95']:.2f}"),
+        ("resolve_entity CPU p50 / p95 (ms)", "", "",
+         lambda r: f"{r['resolve_cpu_p50']:.2f} / {r['resolve_cpu_p95']:.2f}"),
+        ("resolve_entity calls under 2 ms", "", "", lambda r: f"{r['resolve_within']:.0f}%"),
         ("mean hits / mean paths per call", "", "",
-         lambda r: f"{r['mean_hits']:.1f} / {r['mean_paths']:.1f}"),
+         lambda r: f"{r['mean_search_results']:.1f} / {r['mean_traverse_results']:.1f}"),
         ("store size on disk (MiB)", "", "", lambda r: f"{r['store_mib']:.1f}"),
         ("peak RSS after ingest (MiB, maxrss)", "", "", lambda r: f"{r['rss_ingest_mib']:.0f}"),
         ("peak RSS overall (MiB, maxrss)", "", "", lambda r: f"{r['rss_peak_mib']:.0f}"),
@@ -231,7 +249,9 @@ def print_table(results: list[dict[str, float]]) -> None:
         f"\nLatencies: {int(results[0].get('queries', 0))} timed calls of each kind after "
         f"{WARMUP} untimed warm-up calls, on a read-only handle. Memory: resource.getrusage "
         "ru_maxrss of the child process that generated, ingested and queried that size "
-        f"(it started at about {results[0]['rss_start_mib']:.0f} MiB after imports)."
+        f"(it started at about {results[0]['rss_start_mib']:.0f} MiB after imports). "
+        f"Load average (1 min) before / after: {LOAD[0]:.2f} / {os.getloadavg()[0]:.2f} "
+        f"on {os.cpu_count()} CPUs."
     )
 
 
@@ -249,6 +269,7 @@ def main() -> None:
         print(json.dumps(figures))
         return
     results = []
+    LOAD[0] = os.getloadavg()[0]
     for size in (int(s) for s in args.sizes.split(",")):
         started = time.perf_counter()
         print(f"running {size:,} chunks ...", file=sys.stderr, flush=True)

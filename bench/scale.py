@@ -23,16 +23,16 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import re
 import json
 import random
+import re
 import shutil
 import time
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 
-__all__ = ["Corpus", "Vocabulary", "generate"]
+__all__ = ["Corpus", "Vocabulary", "generate", "zipf_weights"]
 
 RELATIONSHIP_TYPES = (
     "applies_to", "required_for", "depends_on", "derived_from", "governs", "decided_by",
@@ -64,6 +64,22 @@ SYLLABLES = (
 ).split()
 
 
+ZIPF_OFFSET = 20.0
+ZIPF_EXPONENT = 1.0
+"""Word of rank r (0-based) is drawn with weight 1 / (r + ZIPF_OFFSET) ** ZIPF_EXPONENT.
+
+Function words are mixed in apart from this law, so these are content words only: the
+most common is about 0.7% of them and sits in roughly 40% of chunks, rank 100 in about
+8%, rank 1000 in about 1%, which is how the head of a domain corpus (claim, policy,
+cover) behaves. A smaller offset makes a handful of words appear in nearly every chunk.
+"""
+
+
+def zipf_weights(count: int) -> list[float]:
+    """The relative frequency of each rank."""
+    return [1.0 / (r + ZIPF_OFFSET) ** ZIPF_EXPONENT for r in range(count)]
+
+
 def _words(rng: random.Random, count: int) -> list[str]:
     seen = set(FUNCTION) | set(DOMAIN)
     out: list[str] = []
@@ -93,7 +109,7 @@ class Vocabulary:
             if rank % 7 == 3:
                 self.words.append(next(domain, word))
             self.words.append(word)
-        self._cum = list(itertools.accumulate(1.0 / (r + 2.7) ** 1.05 for r in range(len(self.words))))
+        self._cum = list(itertools.accumulate(zipf_weights(len(self.words))))
 
     def draw(self, k: int) -> list[str]:
         """``k`` words by frequency (with repeats)."""

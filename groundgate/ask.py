@@ -1,25 +1,43 @@
-"""``ask``: one question through the agent, as the CLI and simple callers use it."""
+"""``ask``: one question through the router, lane A or the agent, as the CLI uses it.
+
+Modes: ``auto`` (the CLI's default: lane A, escalating to the agent on explicit signals),
+``pipeline`` (lane A only), ``agent`` (all eight tools) and ``search-agent``
+(``search_evidence`` only).
+"""
 
 from __future__ import annotations
 
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from groundgate.errors import ConfigError
 from groundgate.graph.build import build_agent
 from groundgate.graph.context import Bounds
 from groundgate.knowledge.default import open_store
 from groundgate.knowledge.embed import make_embedder
 from groundgate.models.factory import make_chat_model
+from groundgate.pipeline.build import build_pipeline
+from groundgate.pipeline.context import PIPELINE_TOOLS
+from groundgate.pipeline.router import build_router
 from groundgate.policies.policyset import PolicySet
 from groundgate.settings import Settings
 from groundgate.tools.registry import ALL_TOOLS
 
+if TYPE_CHECKING:
+    from groundgate.telemetry import Telemetry
+
 __all__ = ["MODES", "RunResult", "ask"]
 
-Mode = Literal["agent", "search-agent"]
-MODES: dict[str, tuple[str, ...]] = {"agent": ALL_TOOLS, "search-agent": ("search_evidence",)}
+Mode = Literal["auto", "pipeline", "agent", "search-agent"]
+MODES: dict[str, tuple[str, ...]] = {
+    "auto": ALL_TOOLS,
+    "pipeline": PIPELINE_TOOLS,
+    "agent": ALL_TOOLS,
+    "search-agent": ("search_evidence",),
+}
+"""Each mode and the tools it may call (``auto`` may escalate to the full agent)."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +51,14 @@ class RunResult:
     answer: dict[str, Any]
     trace: dict[str, Any]
     latency_ms: float
+    envelopes: tuple[dict[str, Any], ...] = ()
+    """Every tool envelope in full, in call order (what ``groundgate replay`` re-checks)."""
+    messages: tuple[Any, ...] = ()
+    """The conversation with the model, as LangChain messages."""
+    lane: str = "agent"
+    """The lane that answered: ``pipeline`` (lane A) or ``agent``."""
+    escalation: dict[str, Any] | None = None
+    """For ``auto``: ``{"escalated": bool, "signals": [{"signal", "reason"}, ...]}``."""
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``--json`` object."""
@@ -57,6 +83,8 @@ class RunResult:
             },
             "model": self.model,
             "mode": self.mode,
+            "lane": self.lane,
+            "escalation": self.escalation,
         }
 
 
@@ -68,22 +96,50 @@ def ask(
     as_of: str | None = None,
     bounds: Bounds | None = None,
     policies: PolicySet | None = None,
+    deep: bool = False,
+    telemetry: Telemetry | None = None,
 ) -> RunResult:
-    """Answer ``question`` over the configured store with the configured model."""
+    """Answer ``question`` over the configured store with the configured model.
+
+    ``deep`` makes ``auto`` go to the agent whatever lane A says; it means nothing to the
+    agent modes and contradicts ``pipeline``. ``telemetry`` emits OpenTelemetry spans for the run.
+
+    Raises:
+        ConfigError: An unknown mode, or ``deep`` with ``pipeline``.
+    """
+    if mode not in MODES:
+        raise ConfigError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if deep and mode == "pipeline":
+        raise ConfigError("--deep asks for the agent; it cannot be combined with --mode pipeline")
     embedder = make_embedder(settings.embedder)
     store = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
     try:
         model = make_chat_model(settings.model, env=os.environ)
-        agent = build_agent(
-            store, model, tools=MODES[mode], bounds=bounds, policies=policies,
-            embedder=embedder, model_name=settings.model,
-        )
+        common: dict[str, Any] = {"policies": policies, "embedder": embedder, "model_name": settings.model}
+        graph: Any
+        inputs: dict[str, Any] = {"question": question, "as_of": as_of}
+        keys = ["answer", "trace", "envelopes", "messages"]
+        if mode == "auto":
+            graph = build_router(store, model, bounds=bounds, **common)
+            inputs["deep"] = deep
+            keys.append("escalation")
+        elif mode == "pipeline":
+            graph = build_pipeline(store, model, **common)
+        else:
+            graph = build_agent(store, model, tools=MODES[mode], bounds=bounds, telemetry=telemetry, **common)
+        config: dict[str, Any] = {}
+        if telemetry is not None and mode in ("auto", "pipeline"):  # build_agent hooks its own spans in
+            config["callbacks"] = [telemetry.callbacks(graph.name, settings.model)]
         started = time.perf_counter()
-        out = agent.invoke({"question": question, "as_of": as_of})
+        out = graph.invoke(inputs, config or None, output_keys=keys)
         latency = (time.perf_counter() - started) * 1000
     finally:
         store.close()
+        if telemetry is not None:
+            telemetry.flush()
     return RunResult(
         question=question, as_of=as_of, mode=mode, model=settings.model,
         answer=out["answer"], trace=out["trace"], latency_ms=latency,
+        envelopes=tuple(out.get("envelopes") or ()), messages=tuple(out.get("messages") or ()),
+        lane=out["answer"].get("lane", "agent"), escalation=out.get("escalation"),
     )

@@ -67,18 +67,33 @@ def ingest(
     embedder: Annotated[
         str | None, typer.Option(help="none, hashing, local[:path] or openai:<model>.")
     ] = None,
+    backend: Annotated[
+        str, typer.Option("--backend", help="embedded (SQLite at --store) or azure (GROUNDGATE_AZURE_* settings).")
+    ] = "embedded",
 ) -> None:
     """Ingest a folder of documents and declared knowledge into a store, in one transaction."""
     from groundgate.knowledge.default import bundled_corpus
     from groundgate.knowledge.embed import make_embedder
     from groundgate.knowledge.embedded.store import SQLiteStore
     from groundgate.knowledge.ingest.pipeline import ingest as run_ingest
+    from groundgate.knowledge.port import KnowledgeStore
 
     source = folder or bundled_corpus()
     try:
         embed = make_embedder(embedder)
-        target = SQLiteStore.from_path(store)
-        target.setup()
+        where: object = store
+        if backend not in ("embedded", "azure"):
+            raise _fail(f"--backend must be embedded or azure, not {backend!r}")
+        if backend == "azure":
+            import os
+
+            from groundgate.knowledge.azure.store import AzureStore
+
+            target: KnowledgeStore = AzureStore.from_env(os.environ, embedder=embed)
+            where = target
+        else:
+            target = SQLiteStore.from_path(store)
+            target.setup()
         with Progress(
             TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
             TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal,
@@ -92,12 +107,12 @@ def ingest(
 
             report = run_ingest(target, source, embedder=embed, progress=progress)
     except CorpusError as exc:
-        raise _fail(f"{exc}\nnothing was written to {store}") from None
+        raise _fail(f"{exc}\nnothing was written to {where}") from None
     except GroundgateError as exc:
         raise _fail(str(exc)) from None
     w = report.write
     out.print(
-        f"ingested {source} into {store}\n"
+        f"ingested {source} into {where}\n"
         f"  documents      {report.documents} ({w.documents_written} written, "
         f"{w.documents_unchanged} unchanged)\n"
         f"  chunks         {w.chunks_written} written\n"
@@ -141,7 +156,11 @@ def search(
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in plain words.")],
-    mode: Annotated[str, typer.Option(help="agent (all eight tools) or search-agent.")] = "agent",
+    mode: Annotated[str | None, typer.Option(
+        help="auto (default: lane A, escalating to the agent on signals), pipeline, agent or search-agent.",
+    )] = None,
+    deep: Annotated[bool, typer.Option("--deep", help="With auto: go to the agent whatever lane A says.")]
+    = False,
     model: Annotated[str | None, typer.Option(help="offline, openai:<m>, azure:<d>, compatible:<url>#<m>.")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="Answer as of this date (YYYY-MM-DD).")] = None,
     max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="Tool rounds bound.")] = 8,
@@ -150,26 +169,45 @@ def ask(
     store: StoreOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     show_trace: Annotated[bool, typer.Option("--show-trace", help="Print the tool calls.")] = False,
+    save_run: Annotated[Path | None, typer.Option("--save-run", help="Save a run file for replay.")] = None,
+    telemetry: Annotated[str, typer.Option(
+        "--telemetry", envvar="GROUNDGATE_TELEMETRY", help="OpenTelemetry spans: none, console, otlp or azure.",
+    )] = "none",
 ) -> None:
-    """Answer a question with the bounded, gated agent."""
+    """Answer a question: lane A first, the bounded, gated agent when a signal calls for it."""
     from groundgate.ask import MODES
     from groundgate.ask import ask as run_ask
     from groundgate.graph.context import Bounds
 
+    mode = mode or ("agent" if save_run is not None else "auto")
     if mode not in MODES:
         raise _fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if save_run is not None and mode not in ("agent", "search-agent"):
+        raise _fail("--save-run records agent runs (replay plays back a model's decisions); "
+                    "use --mode agent or search-agent")
     _parse_date(as_of, "--as-of")
     settings = _settings(store)
     if model:
         settings = Settings(store_path=settings.store_path, model=model,
                             embedder=settings.embedder, cache_dir=settings.cache_dir)
+    bounds = Bounds(max_rounds=max_rounds, token_budget=token_budget, wall_clock_s=timeout)
     try:
+        spans = None
+        if telemetry != "none":  # the otel extra is imported only when asked for
+            from groundgate.telemetry import make_telemetry
+
+            spans = make_telemetry(telemetry)
         result = run_ask(
-            question, settings=settings, mode=mode, as_of=as_of,  # type: ignore[arg-type]
-            bounds=Bounds(max_rounds=max_rounds, token_budget=token_budget, wall_clock_s=timeout),
+            question, settings=settings, mode=mode, as_of=as_of, bounds=bounds, deep=deep,  # type: ignore[arg-type]
+            telemetry=spans,
         )
     except GroundgateError as exc:
         raise _fail(str(exc)) from None
+    if save_run is not None:
+        from groundgate.replay import run_record
+        from groundgate.replay import save_run as write_run
+
+        write_run(save_run, run_record(result, settings=settings, bounds=bounds))
     if as_json:
         out.print_json(json.dumps(result.to_json(), default=str))
         return
@@ -192,6 +230,11 @@ def _print_answer(data: dict, show_trace: bool) -> None:
         f"\n[dim]{data['mode']} · {data['model']} · {usage['tool_calls']} tool calls · "
         f"{usage['tokens']} tokens · {usage['latency_ms']:.0f} ms[/]"
     )
+    if data.get("escalation") is not None:
+        signals = data["escalation"]["signals"]
+        out.print(f"[dim]answered by {'lane A (pipeline)' if data['lane'] == 'pipeline' else 'the agent'}"
+                  + ("; escalated: " + "; ".join(f"{s['signal']} ({s['reason']})" for s in signals) if signals
+                     else "; no escalation signal") + "[/]")
     if show_trace:
         table = Table("round", "tool", "arguments", "results", "ms", "error", title="Tool calls")
         for step in data["trace"]["steps"]:
@@ -210,3 +253,12 @@ def main() -> None:  # pragma: no cover - console entry for `python -m groundgat
     except ConfigError as exc:
         err.print(f"[bold red]error:[/] {exc}")
         sys.exit(2)
+
+
+import groundgate.commands.replay_cmd  # noqa: E402, F401 - registers `replay`
+import groundgate.commands.serve_cmd  # noqa: E402, F401 - registers `serve-model`
+import groundgate.commands.mcp_cmd  # noqa: E402, F401 - registers `mcp`
+import groundgate.commands.graph_cmd  # noqa: E402, F401 - registers `graph`
+import groundgate.commands.eval_cmd  # noqa: E402, F401 - registers `eval`
+import groundgate.commands.trace_cmd  # noqa: E402, F401 - registers `trace show`
+import groundgate.commands.azure_cmd  # noqa: E402, F401 - registers `azure provision|search|ask`

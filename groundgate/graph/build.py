@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from groundgate.graph.context import Bounds, Context
+from groundgate.graph.context import Bounds, Context, ToolRunner
 from groundgate.graph.state import AgentInput, AgentOutput, AgentState
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.port import KnowledgeStore
@@ -28,7 +28,10 @@ from groundgate.nodes.grounding_check import grounding_check
 from groundgate.nodes.plan import plan, route_after_plan
 from groundgate.nodes.tool_call import tool_call
 from groundgate.policies.policyset import PolicySet
-from groundgate.tools.registry import ALL_TOOLS
+from groundgate.tools.registry import ALL_TOOLS, execute
+
+if TYPE_CHECKING:
+    from groundgate.telemetry.setup import Telemetry
 
 __all__ = ["build_agent", "build_graph"]
 
@@ -47,7 +50,11 @@ def _bound(node: Node, ctx: Context) -> Node:
 
 def build_graph(ctx: Context | None = None) -> StateGraph:
     """The uncompiled wiring; with ``ctx`` every node is bound to it."""
-    graph = StateGraph(AgentState, context_schema=Context, input_schema=AgentInput, output_schema=AgentOutput)
+    # Bound to ``ctx``, the graph takes no context from its caller (a server would try to build one).
+    graph = StateGraph(
+        AgentState, context_schema=Context if ctx is None else None, input_schema=AgentInput,
+        output_schema=AgentOutput,
+    )
     nodes: dict[str, Node] = {
         "plan": plan,
         "tool_call": tool_call,
@@ -79,13 +86,20 @@ def build_agent(
     model_name: str | None = None,
     name: str = "groundgate",
     checkpointer: Any = None,
+    run_tool: ToolRunner | None = None,
+    telemetry: Telemetry | None = None,
 ) -> CompiledStateGraph:
     """Compile the agent with its store, model, tools, bounds and policies fixed.
 
     Input: ``{"question": ..., "as_of": "YYYY-MM-DD" | None}``; output:
     ``{"answer": {...}, "trace": {...}}``. It embeds as a subgraph node as it is. The
     search-box agent is ``build_agent(store, model, tools=["search_evidence"])``.
+    ``run_tool`` executes tool calls elsewhere (e.g. ``McpToolRunner`` over MCP);
+    ``telemetry`` emits OpenTelemetry spans for the run (none when omitted).
     """
+    run_tool = run_tool or execute
+    if telemetry is not None:
+        store, run_tool = telemetry.trace_store(store), telemetry.trace_tools(run_tool)
     ctx = Context(
         store=store,
         model=model,
@@ -94,6 +108,10 @@ def build_agent(
         policies=policies or PolicySet(),
         embedder=embedder,
         model_name=model_name or getattr(model, "model_name", None) or model._llm_type,
+        run_tool=run_tool,
     )
     # Bounds are enforced by bound_check in code, not by LangGraph's recursion limit.
-    return build_graph(ctx).compile(name=name, checkpointer=checkpointer)
+    agent = build_graph(ctx).compile(name=name, checkpointer=checkpointer)
+    if telemetry is not None:
+        agent = agent.with_config(callbacks=[telemetry.callbacks(name, ctx.model_name)])
+    return agent

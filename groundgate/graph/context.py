@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
 
@@ -10,9 +12,25 @@ from groundgate.errors import ConfigError
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.policies.policyset import PolicySet
-from groundgate.tools.registry import ALL_TOOLS, select
+from groundgate.tools.base import ToolDeps
+from groundgate.tools.envelope import Envelope
+from groundgate.tools.registry import ALL_TOOLS, execute, select
 
-__all__ = ["Bounds", "Context"]
+__all__ = ["Bounds", "Context", "ToolRunner"]
+
+
+class ToolRunner(Protocol):
+    """Runs one tool call and returns its envelope, never raising.
+
+    ``registry.execute`` runs it in process, ``groundgate.mcp.client.McpToolRunner`` over
+    MCP, and ``Telemetry.trace_tools`` wraps either in a span.
+    """
+
+    def __call__(
+        self, name: str, args: dict[str, Any], deps: ToolDeps, *, allowed: Iterable[str], call_id: str
+    ) -> Envelope:
+        """Run ``name`` with ``args``; an unknown or disallowed name is an error envelope."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -53,6 +71,8 @@ class Context:
     """Query embedder for hybrid evidence search, if configured."""
     model_name: str = "offline"
     """The model's name, for the trace."""
+    run_tool: ToolRunner = execute
+    """How a tool call is executed (in process by default; over MCP, or traced, when configured)."""
 
     def __post_init__(self) -> None:
         select(self.tools)  # an unknown tool name is a developer error, raised at build time

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = [
     "STOPWORDS",
@@ -54,6 +55,7 @@ def content_terms(text: str, limit: int | None = None) -> list[str]:
     return list(seen)
 
 
+@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A light suffix stripper, enough to match ``costs``/``cost``, ``included``/``include``."""
     for suffix in ("ingly", "edly", "ing", "ies", "ied", "es", "ed", "ly", "s"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -16,7 +17,6 @@ from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
 from groundgate.tools.base import ToolDeps
 from groundgate.tools.envelope import Envelope, error_envelope
-from groundgate.tools.registry import execute
 
 __all__ = ["tool_call"]
 
@@ -58,8 +58,9 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     futures: list[tuple[dict[str, Any], Future[Envelope]]] = []
     for index, call in enumerate(calls):
         call_id = call.get("id") or f"call_{round_no}_{index}"
+        # Each call runs in a copy of this node's context: tracing (OpenTelemetry, LangSmith) nests under it.
         futures.append(({**call, "id": call_id}, pool.submit(
-            execute, call["name"], dict(call.get("args") or {}), deps,
+            contextvars.copy_context().run, ctx.run_tool, call["name"], dict(call.get("args") or {}), deps,
             allowed=ctx.tools, call_id=call_id,
         )))
     deadline = time.perf_counter() + ctx.bounds.tool_timeout_s
@@ -89,6 +90,7 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
             "args": envelope.args,
             "digest": envelope.digest(),
             "results": len(envelope.results),
+            "hits": [{"id": r.id, "score": round(r.score, 4)} for r in envelope.results],
             "source_ids": list(envelope.source_ids),
             "insufficient": envelope.insufficient,
             "error": envelope.error,

@@ -1,1 +1,8 @@
-"""Test helpers that ship with groundgate: fakes, fixtures and the conformance suite."""
+"""Test helpers that ship with groundgate.
+
+- ``fake``: ``ScriptedChatModel``, a chat model that plays a script.
+- ``agent``: ``agent_over_corpus`` / ``memory_store``, an agent over an in-memory store.
+- ``fixtures``: pytest fixtures (``pytest_plugins = ["groundgate.testing.fixtures"]``).
+- ``cassettes``: strict, scrubbed VCR cassettes around any graph run, and a secret scanner.
+- ``conformance``: the suite every ``KnowledgeStore`` backend must pass.
+"""

@@ -1,1 +1,12 @@
+"""The Azure backends: AI Search (evidence and knowledge search), Cosmos DB for NoSQL (the
+system of record) and Cosmos DB for Apache Gremlin (the bitemporal graph), composed into one
+``KnowledgeStore`` by ``AzureStore``.
 
+Importing this package imports no Azure SDK; the clients are built on first use, from
+``AzureSettings`` the caller builds (``AzureSettings.from_env(os.environ)`` in the CLI).
+"""
+
+from groundgate.knowledge.azure.settings import AzureSettings, RetrySettings
+from groundgate.knowledge.azure.store import AzureStore
+
+__all__ = ["AzureSettings", "AzureStore", "RetrySettings"]

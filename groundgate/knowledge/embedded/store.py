@@ -40,6 +40,10 @@ MAX_QUERY_TERMS = 12
 RRF_K = 60
 """Reciprocal-rank fusion constant."""
 
+CACHE_KIB = 65536
+"""SQLite page cache per connection (KiB). The default 2 MiB makes a first ingest of 100k
+chunks spill index pages while writing, and a keyword search re-read its postings."""
+
 
 def _d(value: str | None) -> date | None:
     return date.fromisoformat(value) if value else None
@@ -92,6 +96,7 @@ class SQLiteStore:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open knowledge store at {target}: {exc}") from exc
         conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         store = cls(conn, read_only=read_only, path=target)
         if read_only:
             conn.execute("PRAGMA query_only = ON")
@@ -298,19 +303,54 @@ class SQLiteStore:
         terms = content_terms(query, MAX_QUERY_TERMS)
         if not terms:
             return []
+        scored = self._knowledge_ranks(_fts_query(terms), top_k, kinds)
+        scored = [(row, s) for row, s in scored if s > 0]
+        if not scored:
+            return []
+        best = scored[0][1]
+        return [KnowledgeHit(entity=_entity(row), score=round(s / best, 4)) for row, s in scored]
+
+    def _knowledge_ranks(
+        self, match: str, top_k: int, kinds: Sequence[str]
+    ) -> list[tuple[sqlite3.Row, float]]:
+        """The ``top_k`` entities by BM25, ties by id, with their scores."""
+        if not kinds:
+            # Rank on the full-text index alone, then read only the winners' rows: joining
+            # every match to entities costs more than the ranking. The ties by id are
+            # settled here, which needs the whole tie group at the cut: if it may run past
+            # what was fetched, the joined query below decides.
+            fetch = 2 * top_k + 8
+            head = self._rows(
+                "SELECT f.rowid, -bm25(entities_fts, 3.0, 2.0, 1.0) AS s FROM entities_fts f "
+                "WHERE entities_fts MATCH ? ORDER BY s DESC LIMIT ?",
+                [match, fetch],
+            )
+            if len(head) < fetch or head[-1]["s"] < head[top_k - 1]["s"]:
+                rowids = [r["rowid"] for r in head]
+                if not rowids:
+                    return []
+                by_rowid = {
+                    r["rowid"]: r
+                    for r in self._rows(
+                        f"SELECT * FROM entities WHERE rowid IN ({','.join('?' * len(rowids))})",
+                        rowids,
+                    )
+                }
+                if len(by_rowid) == len(rowids):
+                    ranked = sorted(
+                        ((by_rowid[r["rowid"]], float(r["s"])) for r in head),
+                        key=lambda pair: (-pair[1], pair[0]["id"]),
+                    )
+                    return ranked[:top_k]
         kind_sql = f" AND e.kind IN ({','.join('?' * len(kinds))})" if kinds else ""
         rows = self._rows(
             "SELECT e.*, -bm25(entities_fts, 3.0, 2.0, 1.0) AS s FROM entities_fts f "
             "JOIN entities e ON e.rowid = f.rowid WHERE entities_fts MATCH ?"
             + kind_sql
             + " ORDER BY s DESC, e.id LIMIT ?",
-            [_fts_query(terms), *kinds, top_k],
+            [match, *kinds, top_k],
         )
-        rows = [r for r in rows if r["s"] > 0]
-        if not rows:
-            return []
-        best = float(rows[0]["s"])
-        return [KnowledgeHit(entity=_entity(r), score=round(float(r["s"]) / best, 4)) for r in rows]
+        return [(r, float(r["s"])) for r in rows]
 
     def get_entity(self, entity_id: str) -> Entity | None:
         """The entity with this canonical id, or ``None``."""
@@ -339,6 +379,15 @@ class SQLiteStore:
         known_at: datetime | None = None,
     ) -> list[Relationship]:
         """Edges touching ``entity_id``; ``as_of`` filters validity, ``known_at`` recording."""
+        return [_relationship(r) for r in self._edge_rows(entity_id, types, as_of, known_at)]
+
+    def _edge_rows(
+        self,
+        entity_id: str,
+        types: Sequence[str],
+        as_of: date | None,
+        known_at: datetime | None,
+    ) -> list[sqlite3.Row]:
         sql = "SELECT * FROM relationships WHERE (source = ? OR target = ?)"
         params: list[Any] = [entity_id, entity_id]
         if types:
@@ -353,7 +402,7 @@ class SQLiteStore:
         else:
             sql += " AND retired_at IS NULL"
         sql += " ORDER BY COALESCE(valid_from, ''), id"
-        return [_relationship(r) for r in self._rows(sql, params)]
+        return self._rows(sql, params)
 
     def traverse(
         self,
@@ -369,14 +418,24 @@ class SQLiteStore:
         hops = max(1, min(hops, MAX_HOPS))
         paths: list[TraversalPath] = []
         frontier = [TraversalPath(nodes=(start,), edges=())]
+        # Each node's edges are read once, and an edge becomes a Relationship only when a
+        # path walks it: most edges read at the last hop are never walked.
+        touching: dict[str, list[sqlite3.Row]] = {}
+        built: dict[tuple[Any, ...], Relationship] = {}
         for _ in range(hops):
             next_frontier = []
             for path in frontier:
                 tail = path.nodes[-1]
-                for edge in self.relationships(tail, types=types, as_of=as_of, known_at=known_at):
-                    other = edge.target if edge.source == tail else edge.source
+                if tail not in touching:
+                    touching[tail] = self._edge_rows(tail, types, as_of, known_at)
+                for row in touching[tail]:
+                    other = row["target"] if row["source"] == tail else row["source"]
                     if other in path.nodes:
                         continue
+                    key = tuple(row)
+                    edge = built.get(key)
+                    if edge is None:
+                        edge = built[key] = _relationship(row)
                     walked = TraversalPath(nodes=(*path.nodes, other), edges=(*path.edges, edge))
                     paths.append(walked)
                     next_frontier.append(walked)
@@ -449,8 +508,10 @@ class SQLiteStore:
                 self._matrix = None
 
     def apply(self, batch: IngestBatch, *, now: datetime) -> WriteReport:
-        """Write ``batch`` atomically. Unchanged documents and edges are left untouched;
-        changed edges are retired and re-recorded, so ``known_at`` still sees the past.
+        """Write ``batch`` atomically.
+
+        Unchanged documents and edges are left untouched; changed edges are retired and
+        re-recorded, so ``known_at`` still sees the past.
         """
         stamp = now.isoformat()
         with self._transaction() as conn:

@@ -75,12 +75,16 @@ def _similar_pairs(subjects: list[frozenset[str]]) -> Iterator[tuple[int, int]]:
             yield index, other
 
 
-def _candidate_pairs(unit: str, group: list[ValueStatement]) -> list[tuple[int, int]]:
+def _candidate_pairs(
+    unit: str, group: list[ValueStatement], about: dict[str, frozenset[str]]
+) -> list[tuple[int, int]]:
     """Pairs ``i < j`` of ``group``, in nested-loop order, that may conflict.
 
     Statements with the same subject and the same values never conflict, so they are
-    grouped first (boilerplate repeated across documents is one group); pairs come only
-    from two groups with different values whose subjects may be similar.
+    grouped first (boilerplate repeated across documents is one group). Pairs come only
+    from two groups with different values and similar subjects, and only between
+    statements whose documents are not about disjoint things (see ``subjects`` of
+    :func:`detect_contradictions`).
     """
     groups: dict[tuple[frozenset[str], frozenset[str]], list[int]] = {}
     for index, statement in enumerate(group):
@@ -89,10 +93,27 @@ def _candidate_pairs(unit: str, group: list[ValueStatement]) -> list[tuple[int, 
     keys = list(groups)
     pairs: list[tuple[int, int]] = []
     for a, b in _similar_pairs([subject for subject, _ in keys]):
-        if keys[a][1] == keys[b][1]:
+        (left_subject, left_values), (right_subject, right_values) = keys[a], keys[b]
+        if left_values == right_values or not _similar(left_subject, right_subject):
             continue
+        right = groups[keys[b]]
+        by_topic: dict[str, list[int]] = defaultdict(list)
+        open_ended: list[int] = []
+        for j in right:
+            topics = about.get(group[j].doc_id, frozenset())
+            if not topics:
+                open_ended.append(j)
+            for topic in topics:
+                by_topic[topic].append(j)
         for i in groups[keys[a]]:
-            pairs.extend((i, j) if i < j else (j, i) for j in groups[keys[b]])
+            topics = about.get(group[i].doc_id, frozenset())
+            if topics:
+                partners = set(open_ended)
+                for topic in topics:
+                    partners.update(by_topic.get(topic, ()))
+            else:
+                partners = set(right)
+            pairs.extend((i, j) if i < j else (j, i) for j in partners)
     pairs.sort()
     return pairs
 
@@ -123,7 +144,7 @@ def detect_contradictions(
         by_unit[statement.unit].append(statement)
     found: dict[str, Contradiction] = {}
     for unit, group in by_unit.items():
-        for i, j in _candidate_pairs(unit, group):
+        for i, j in _candidate_pairs(unit, group, subjects):
             left, right = group[i], group[j]
             pair = frozenset((left.doc_id, right.doc_id))
             if len(pair) < 2 or pair in related or pair in covered:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from groundgate.knowledge.model import Document, Entity, Validity
 from groundgate.knowledge.text import STOPWORDS, stem
@@ -29,6 +30,7 @@ __all__ = [
 IDENTIFIER = re.compile(r"\b[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]{1,10})*-\d{2,}[A-Z]?\b")
 """Upper-case identifiers with a numeric tail: claim, policy, document, decision ids."""
 
+_DIGIT = re.compile(r"\d")
 _MAX_NAME_WORDS = 6
 _WORD = re.compile(r"[a-z0-9][a-z0-9'\-]*")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n+")
@@ -49,6 +51,9 @@ _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"\b(\d+)[- ](year|month|week|day|hour)s?\b", re.IGNORECASE),
     ),
 )
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MONTH_PREFIXES = tuple(m[:3].capitalize() for m in _MONTHS)
+_MONTH_WORDS = frozenset(_MONTHS)
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 _DEFINED = (
     re.compile(r"^[\"“']?(?P<term>[A-Z][\w\- ]{1,60}?)[\"”']? means\b"),
@@ -70,7 +75,13 @@ class ValueStatement:
 
 def sentences(text: str) -> list[str]:
     """Split text into sentences (and list items), stripped, non-empty."""
-    return [s.strip(" -*\t") for s in _SENTENCE.split(text) if s and s.strip(" -*\t")]
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=8)
+def _sentences(text: str) -> tuple[str, ...]:
+    # Ingest splits every body twice in a row (defined terms, then value statements).
+    return tuple(s.strip(" -*\t") for s in _SENTENCE.split(text) if s and s.strip(" -*\t"))
 
 
 class MentionIndex:
@@ -83,12 +94,16 @@ class MentionIndex:
     def __init__(self, names: dict[str, str]) -> None:
         self.names = names
         sizes: dict[str, set[int]] = {}
+        seconds: dict[str, set[str]] = {}
         for key in names:
             parts = key.split(" ")
             # a body n-gram is 1..6 non-empty words joined by single spaces
             if len(parts) <= _MAX_NAME_WORDS and all(parts):
                 sizes.setdefault(parts[0], set()).add(len(parts))
+                if len(parts) > 1:
+                    seconds.setdefault(parts[0], set()).add(parts[1])
         self._sizes = {first: sorted(found) for first, found in sizes.items()}
+        self._seconds = seconds
 
     def find(self, body: str, self_id: str) -> set[str]:
         """Entity ids whose name occurs in ``body``, without ``self_id``."""
@@ -100,14 +115,18 @@ class MentionIndex:
         }
         words = _WORD.findall(body.lower())
         count = len(words)
-        for start, word in enumerate(words):
-            sizes = self._sizes.get(word)
-            if sizes is None:
-                continue
-            for size in sizes:
+        index = self._sizes
+        for start in [i for i, w in enumerate(words) if w in index]:
+            word = words[start]
+            for size in index[word]:
                 if start + size > count:
                     break
-                gram = word if size == 1 else " ".join(words[start : start + size])
+                if size == 1:
+                    gram = word
+                elif words[start + 1] not in self._seconds[word]:
+                    break  # every longer name starting here needs this second word
+                else:
+                    gram = " ".join(words[start : start + size])
                 target = names.get(gram)
                 if target and (size > 1 or len(gram) >= 6):
                     found.add(target)
@@ -128,7 +147,7 @@ def find_mentions(body: str, names: dict[str, str], self_id: str) -> set[str]:
 def defined_terms(doc: Document) -> list[tuple[str, str]]:
     """(term, defining sentence) pairs stated in ``doc``."""
     out: list[tuple[str, str]] = []
-    for sentence in sentences(doc.body):
+    for sentence in _sentences(doc.body):
         for pattern in _DEFINED:
             match = pattern.match(sentence)
             if match:
@@ -139,14 +158,22 @@ def defined_terms(doc: Document) -> list[tuple[str, str]]:
     return out
 
 
+def _may_hold_date(text: str) -> bool:
+    """False only when ``_DATE`` cannot match: it needs an ISO date or a month's name."""
+    return any(m in text for m in _MONTH_PREFIXES) or (
+        "-" in text and _ISO_DATE.search(text) is not None
+    )
+
+
 def _subject(sentence: str, drop: list[str]) -> frozenset[str]:
     text = sentence
     for surface in drop:
         text = text.replace(surface, " ")
-    text = _DATE.sub(" ", text)
+    if _may_hold_date(text):
+        text = _DATE.sub(" ", text)
     words = re.findall(r"[a-z][a-z'\-]+", text.lower())
     return frozenset(
-        stem(w) for w in words if w not in STOPWORDS and w not in _MONTHS and len(w) > 2
+        stem(w) for w in words if w not in STOPWORDS and w not in _MONTH_WORDS and len(w) > 2
     )
 
 
@@ -158,19 +185,21 @@ def value_statements(doc: Document) -> list[ValueStatement]:
 def statements_in(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]:
     """One statement per sentence and unit of value in ``text``."""
     out: list[ValueStatement] = []
-    for sentence in sentences(text):
-        if len(sentence) > 400:
-            continue
+    for sentence in _sentences(text):
+        if len(sentence) > 400 or not _DIGIT.search(sentence):
+            continue  # every value pattern (amounts, dates, years) needs a digit
         found: list[tuple[str, str, str]] = []
         for unit, pattern in _VALUE_PATTERNS:
             for match in pattern.finditer(sentence):
                 value = match.group(1).replace(",", "")
                 label = unit if unit != "duration" else match.group(2).lower()
                 found.append((label, value, match.group(0)))
-        for match in _DATE.finditer(sentence):
-            found.append(("date", match.group(0), match.group(0)))
+        dated = _may_hold_date(sentence)
+        if dated:
+            for match in _DATE.finditer(sentence):
+                found.append(("date", match.group(0), match.group(0)))
         if not found:
-            stripped = _DATE.sub(" ", sentence)
+            stripped = _DATE.sub(" ", sentence) if dated else sentence
             found = [("year", m.group(1), m.group(0)) for m in _YEAR.finditer(stripped)]
         by_unit: dict[str, list[tuple[str, str]]] = {}
         for unit, value, surface in found:

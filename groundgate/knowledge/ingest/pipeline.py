@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +17,7 @@ from groundgate.knowledge.ingest.contradictions import detect_contradictions
 from groundgate.knowledge.ingest.extract import (
     IDENTIFIER,
     MentionIndex,
+    ValueStatement,
     defined_terms,
     term_entity,
     value_statements,
@@ -105,6 +108,35 @@ def build_batch(
     progress: Progress | None = None,
 ) -> tuple[IngestBatch, IngestReport]:
     """Read and validate a folder into a batch without writing anything."""
+    with _cyclic_gc_paused():
+        return _build_batch(store, root, now=now, embedder=embedder, progress=progress)
+
+
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a batch is built.
+
+    A batch of 100k chunks is millions of long-lived objects and no cycles; the collector
+    walks all of them every time the heap grows by a quarter, a fifth of the build's CPU
+    time for nothing. Reference counting still frees everything as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build_batch(
+    store: KnowledgeStore,
+    root: Path,
+    *,
+    now: datetime,
+    embedder: Embedder | None,
+    progress: Progress | None,
+) -> tuple[IngestBatch, IngestReport]:
     root = Path(root)
     if not root.is_dir():
         raise CorpusError(root, None, "not a folder")
@@ -219,6 +251,7 @@ def build_batch(
     # the others could only be logged as "below" (see CandidateIndex).
     candidates = CandidateIndex(entities.values())
     mention_index = MentionIndex(names)
+    statements: list[ValueStatement] = []
     for doc in documents.values():
         for target in sorted(mention_index.find(doc.body, doc.id)):
             if f"{doc.id}|about|{target}|" in relationships:
@@ -234,6 +267,8 @@ def build_batch(
                 if entity.id not in all_entities:
                     extracted.setdefault(entity.id, entity)
             _add_derived(relationships, doc.id, "mentions", target_id, doc, now, origin="extracted")
+        # Right after defined_terms, which split the same body into sentences.
+        statements.extend(value_statements(doc))
 
     chunks = []
     for index, doc in enumerate(documents.values(), start=1):
@@ -250,7 +285,7 @@ def build_batch(
     }
     related = {frozenset((d.id, old)) for d in documents.values() for old in d.supersedes}
     detected = detect_contradictions(
-        (s for doc in documents.values() for s in value_statements(doc)),
+        statements,
         related=related,
         covered=covered,
         entity_ids={d.id: d.entity_ids for d in documents.values()},

@@ -1,0 +1,136 @@
+"""``groundgate azure ...``: provision the Azure backend, and search or ask over it.
+
+Settings come from ``GROUNDGATE_AZURE_*`` variables (``AzureSettings.from_env``), read here,
+once, when a command runs. ``groundgate ingest --backend azure`` writes to the same services.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Annotated
+
+import typer
+
+from groundgate.cli import _fail, _parse_date, _print_answer, app, out
+from groundgate.errors import GroundgateError
+
+__all__ = ["azure_app"]
+
+azure_app = typer.Typer(
+    name="azure",
+    help="The Azure backend (AI Search, Cosmos DB NoSQL, Cosmos DB for Gremlin): provision, search, ask.",
+    no_args_is_help=True,
+)
+app.add_typer(azure_app, name="azure")
+
+AGENT_MODES = ("agent", "search-agent")
+
+
+def _open(dimensions: int | None = None):  # noqa: ANN202 - AzureStore, imported lazily
+    from groundgate.knowledge.azure.store import AzureStore
+    from groundgate.knowledge.embed import make_embedder
+    from groundgate.settings import Settings
+
+    embedder = make_embedder(Settings.from_env().embedder)
+    return AzureStore.from_env(os.environ, embedder=embedder, dimensions=dimensions), embedder
+
+
+@azure_app.command()
+def provision(
+    dimensions: Annotated[
+        int | None, typer.Option("--dimensions", min=1, help="Vector field size (default: the embedder's, else 1536).")
+    ] = None,
+) -> None:
+    """Create the search indexes, the Cosmos database and containers, and check the graph (idempotent)."""
+    try:
+        store, _ = _open(dimensions)
+        try:
+            made = store.provision()
+        finally:
+            store.close()
+    except GroundgateError as exc:
+        raise _fail(str(exc)) from None
+    out.print("provisioned " + str(store), markup=False)
+    for line in made:
+        out.print(f"  {line}", markup=False)
+
+
+@azure_app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for.")],
+    top_k: Annotated[int, typer.Option("--top-k", min=1, max=50, help="How many hits.")] = 5,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Only sources valid on this date.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Search the evidence on Azure: one line per document, best first, scores 0..1."""
+    from groundgate.search import search_store
+
+    day = _parse_date(as_of, "--as-of")
+    try:
+        store, embedder = _open()
+        try:
+            vector = embedder.embed_query(query) if embedder else None
+            hits = search_store(store.read_only_view(), query, top_k=top_k, as_of=day, query_vector=vector)
+        finally:
+            store.close()
+    except GroundgateError as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        out.print_json(json.dumps([h.model_dump(mode="json") for h in hits]))
+        return
+    if not hits:
+        out.print("No articles matched.")
+        return
+    for hit in hits:
+        out.print(f"[{hit.score:.2f}] {hit.title} ({hit.kind}) {hit.doc_id}", markup=False)
+
+
+@azure_app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question, in plain words.")],
+    mode: Annotated[str, typer.Option(help="agent (all eight tools) or search-agent.")] = "agent",
+    model: Annotated[str | None, typer.Option(help="offline, openai:<m>, azure:<d>, compatible:<url>#<m>.")] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Answer as of this date (YYYY-MM-DD).")] = None,
+    max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="Tool rounds bound.")] = 8,
+    token_budget: Annotated[int, typer.Option("--token-budget", min=1, help="Model token bound.")] = 60_000,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Wall-clock bound, seconds.")] = 60.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    show_trace: Annotated[bool, typer.Option("--show-trace", help="Print the tool calls.")] = False,
+) -> None:
+    """Answer a question with the bounded, gated agent over the Azure backend (read-only)."""
+    from groundgate.ask import MODES, RunResult
+    from groundgate.graph.build import build_agent
+    from groundgate.graph.context import Bounds
+    from groundgate.models.factory import make_chat_model
+    from groundgate.settings import Settings
+
+    if mode not in AGENT_MODES:
+        raise _fail(f"--mode must be one of {', '.join(AGENT_MODES)}, not {mode!r}")
+    _parse_date(as_of, "--as-of")
+    model_spec = model or Settings.from_env().model
+    bounds = Bounds(max_rounds=max_rounds, token_budget=token_budget, wall_clock_s=timeout)
+    try:
+        store, embedder = _open()
+        try:
+            agent = build_agent(
+                store.read_only_view(), make_chat_model(model_spec, env=os.environ), tools=MODES[mode],
+                bounds=bounds, embedder=embedder, model_name=model_spec,
+            )
+            started = time.perf_counter()
+            result = agent.invoke({"question": question, "as_of": as_of},
+                                  output_keys=["answer", "trace", "envelopes", "messages"])
+            latency = (time.perf_counter() - started) * 1000
+        finally:
+            store.close()
+    except GroundgateError as exc:
+        raise _fail(str(exc)) from None
+    run = RunResult(
+        question=question, as_of=as_of, mode=mode, model=model_spec, answer=result["answer"],
+        trace=result["trace"], latency_ms=latency, envelopes=tuple(result.get("envelopes") or ()),
+    )
+    if as_json:
+        out.print_json(json.dumps(run.to_json(), default=str))
+        return
+    _print_answer(run.to_json(), show_trace)

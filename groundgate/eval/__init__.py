@@ -1,0 +1,1 @@
+"""Evaluation: the golden-set runner, the ablation configurations, metrics and the report."""

@@ -1,0 +1,123 @@
+"""``build_pipeline``: lane A, the fixed fused pipeline, compiled like the agent.
+
+```
+START -> retrieve -> rerank -> answer -> grounding_check -> gate -> END
+```
+
+``retrieve`` makes every tool call of the run in one fixed pass (search, resolve, walk);
+``rerank`` orders the union once; ``answer`` drafts from the top of it. The last two
+nodes are the agent's own ``grounding_check`` and ``gate``, so both lanes are held to the
+same grounding and the same policies. Input ``{"question", "as_of"}``, output
+``{"answer", "trace"}``, exactly as ``build_agent``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, cast
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+
+from groundgate.graph.context import ToolRunner
+from groundgate.graph.state import AgentInput, AgentOutput
+from groundgate.knowledge.embed import Embedder
+from groundgate.knowledge.port import KnowledgeStore
+from groundgate.models.offline import OfflinePlanner
+from groundgate.nodes.gate import gate
+from groundgate.nodes.grounding_check import grounding_check
+from groundgate.pipeline.compose import answer
+from groundgate.pipeline.context import PIPELINE_TOOLS, PipelineContext, PipelineState
+from groundgate.pipeline.rerank import rerank
+from groundgate.pipeline.retrieve import retrieve
+from groundgate.policies.policyset import PolicySet
+from groundgate.tools.registry import execute
+
+__all__ = ["build_pipeline", "build_pipeline_graph"]
+
+Node = Callable[[Any, Runtime[Any]], dict[str, Any]]
+
+
+def _bound(node: Node, ctx: PipelineContext) -> Node:
+    """Give the node this pipeline's context even inside a parent graph with its own."""
+
+    @functools.wraps(node)
+    def run(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
+        return node(state, runtime.override(context=ctx))
+
+    return run
+
+
+def build_pipeline_graph(
+    ctx: PipelineContext | None = None,
+) -> StateGraph[PipelineState, PipelineContext, AgentInput, AgentOutput]:
+    """The uncompiled wiring; with ``ctx`` every node is bound to it."""
+    graph = StateGraph(
+        PipelineState, context_schema=PipelineContext, input_schema=AgentInput, output_schema=AgentOutput
+    )
+    # The agent's own grounding_check and gate run on the pipeline's state (a superset of theirs).
+    nodes: dict[str, Any] = {
+        "retrieve": retrieve,
+        "rerank": rerank,
+        "answer": answer,
+        "grounding_check": grounding_check,
+        "gate": gate,
+    }
+    for name, node in nodes.items():
+        graph.add_node(name, cast(Any, _bound(node, ctx) if ctx is not None else node))
+    graph.add_edge(START, "retrieve")
+    graph.add_edge("retrieve", "rerank")
+    graph.add_edge("rerank", "answer")
+    graph.add_edge("answer", "grounding_check")
+    graph.add_edge("grounding_check", "gate")
+    graph.add_edge("gate", END)
+    return graph
+
+
+def build_pipeline(
+    store: KnowledgeStore,
+    model: BaseChatModel | None = None,
+    *,
+    policies: PolicySet | None = None,
+    embedder: Embedder | None = None,
+    model_name: str | None = None,
+    keep: int = 20,
+    hops: int = 2,
+    name: str = "groundgate-pipeline",
+    run_tool: ToolRunner | None = None,
+) -> CompiledStateGraph[PipelineState, PipelineContext, AgentInput, AgentOutput]:
+    """Compile lane A with its store, policies and (optional) answer model fixed.
+
+    Args:
+        store: The knowledge store (read-only is enough).
+        model: ``None`` or the offline planner: the answer is extractive and deterministic.
+            Any other chat model writes the answer from the reranked bundle in one call.
+        policies: The policy layer (the same ``PolicySet`` the agent takes).
+        embedder: Query embedder for hybrid search, if the store was ingested with one.
+        model_name: The name the trace shows for the model.
+        keep: Evidence items, best first, an answer model is shown (the extractive answer
+            reads the whole reranked union).
+        hops: Steps of each typed traversal (1-3).
+        name: The compiled graph's name.
+        run_tool: How tool calls execute (the registry's ``execute`` by default), as for the agent.
+    """
+    answer_model = None if model is None or isinstance(model, OfflinePlanner) else model
+    ctx = PipelineContext(
+        store=store,
+        model=answer_model or OfflinePlanner(),
+        tools=PIPELINE_TOOLS,
+        policies=policies or PolicySet(),
+        embedder=embedder,
+        model_name=model_name or (
+            "offline" if answer_model is None
+            else getattr(answer_model, "model_name", None) or answer_model._llm_type
+        ),
+        keep=keep,
+        hops=hops,
+        answer_model=answer_model,
+        run_tool=run_tool or execute,
+    )
+    return build_pipeline_graph(ctx).compile(name=name)

@@ -1,0 +1,109 @@
+"""retrieve: lane A's one fixed pass of tool calls.
+
+Stage 1 searches the evidence (hybrid: keyword fused with vectors when an embedder is
+configured) and resolves the question's mentions; stage 2 walks up to two resolved
+entities' typed relationships, two hops, as of the question's date (given, pinned in its
+text, or the date of the event it names). Every call goes through the tool registry, so
+the envelopes and trace steps are the agent's own.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from groundgate.models.offline_plan import effective_date, plan_anchors
+from groundgate.models.offline_question import Question, analyse
+from groundgate.models.offline_trace import Step, Transcript
+from groundgate.pipeline.context import PipelineContext, PipelineState
+from groundgate.tools.base import ToolDeps
+from groundgate.tools.envelope import Envelope
+
+__all__ = ["full_view", "retrieve", "tool_step", "transcript_of"]
+
+Call = tuple[str, dict[str, Any]]
+
+
+def tool_step(envelope: Envelope, round_no: int) -> dict[str, Any]:
+    """The trace step of one call, in the agent's shape (see ``nodes/tool_call.py``)."""
+    return {
+        "kind": "tool",
+        "round": round_no,
+        "call_id": envelope.call_id,
+        "tool": envelope.tool,
+        "args": envelope.args,
+        "digest": envelope.digest(),
+        "results": len(envelope.results),
+        "source_ids": list(envelope.source_ids),
+        "insufficient": envelope.insufficient,
+        "error": envelope.error,
+        "tokens": len(envelope.for_model()) // 4,
+        "ms": envelope.ms,
+    }
+
+
+def full_view(envelope: Envelope) -> dict[str, Any]:
+    """The envelope as the model would see it, but with every passage whole.
+
+    The agent reads a whole document with a further call when a cut passage matters;
+    lane A has no further call, so its answer step reads what the search returned in full.
+    """
+    body = json.loads(envelope.for_model())
+    for entry, item in zip(body.get("results") or [], envelope.results, strict=True):
+        entry["text"] = item.snippet
+    return body
+
+
+def transcript_of(question: Question, envelopes: Iterable[Envelope], rounds: Iterable[int]) -> Transcript:
+    """The envelopes as the offline planner's transcript (passages whole, see ``full_view``)."""
+    steps = tuple(
+        Step(name=env.tool, args=dict(env.args), round=max(0, r - 1), body=full_view(env))
+        for env, r in zip(envelopes, rounds, strict=True)
+    )
+    return Transcript(question=question, steps=steps, rounds=max((s.round + 1 for s in steps), default=0))
+
+
+def _run(calls: list[Call], deps: ToolDeps, ctx: PipelineContext, round_no: int) -> list[Envelope]:
+    # ctx.run_tool is the registry's execute unless the caller routes calls elsewhere (MCP, tracing).
+    return [
+        ctx.run_tool(name, args, deps, allowed=ctx.tools, call_id=f"lane_a_{round_no}_{i}")
+        for i, (name, args) in enumerate(calls)
+    ]
+
+
+def retrieve(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
+    """Search, resolve, then walk: the whole retrieval plan, fixed before reading anything."""
+    ctx = runtime.context
+    started = time.time()
+    as_of = state.get("as_of")
+    deps = ToolDeps(
+        store=ctx.store, embedder=ctx.embedder,
+        default_as_of=date.fromisoformat(as_of) if as_of else None,
+    )
+    question = analyse(state["question"], deps.default_as_of)
+    first: list[Call] = [("search_evidence", {"query": state["question"][:400], "top_k": ctx.search_top_k})]
+    first += [("resolve_entity", {"mention": m}) for m in question.mentions]
+    found = _run(first, deps, ctx, 1)
+    transcript = transcript_of(question, found, [1] * len(found))
+    anchors = plan_anchors(transcript)[: ctx.max_walks]
+    day = effective_date(question, anchors)
+    walks: list[Call] = [
+        ("traverse", {"entity_id": a.id, "hops": ctx.hops, "top_k": ctx.walk_top_k,
+                      **({"as_of": day.isoformat()} if day else {})})
+        for a in anchors
+    ]
+    walked = _run(walks, deps, ctx, 2)
+    steps = [tool_step(e, 1) for e in found] + [tool_step(e, 2) for e in walked]
+    return {
+        "envelopes": [e.model_dump(mode="json") for e in (*found, *walked)],
+        "steps": steps,
+        "rounds": 2 if walked else 1,
+        "tokens": 0,
+        "started_at": started,
+        "bound_tripped": None,
+    }

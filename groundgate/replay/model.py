@@ -1,0 +1,57 @@
+"""A chat model that plays back a recorded run's decisions instead of calling a model."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+__all__ = ["ReplayedModel"]
+
+
+class ReplayedModel(BaseChatModel):
+    """Answers turn ``i`` of a run with the ``i``-th recorded model message.
+
+    The tool calls (names, arguments, ids) and the reported usage are the recorded ones,
+    so the graph re-executes exactly the calls the run made. The final answer is the
+    recorded one too, unless a ``composer`` is given: it then writes the answer from the
+    conversation as replayed (the offline planner does so deterministically, keyless).
+    """
+
+    decisions: list[AIMessage]
+    """The recorded model messages, in order."""
+    composer: BaseChatModel | None = None
+    """Writes the final answer from the replayed conversation, when set."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "groundgate-replay"
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ReplayedModel:
+        """The recorded calls are played whatever the tools; binding changes nothing."""
+        return self
+
+    def _turn(self, messages: Sequence[BaseMessage]) -> int:
+        start = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
+        return sum(1 for m in messages[start + 1 :] if isinstance(m, AIMessage))
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        turn = self._turn(messages)
+        recorded = self.decisions[turn] if turn < len(self.decisions) else None
+        if recorded is not None and (recorded.tool_calls or self.composer is None):
+            reply = recorded.model_copy()
+        elif self.composer is not None:
+            reply = self.composer.invoke(messages)
+        else:  # the run went further than the recording: say nothing, compose drafts from the trace
+            reply = AIMessage(content="")
+        return ChatResult(generations=[ChatGeneration(message=reply)])

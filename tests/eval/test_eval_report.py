@@ -1,0 +1,121 @@
+"""`groundgate eval` on a small dataset written by hand: the four files and the numbers in them."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from groundgate.cli import app
+from groundgate.eval import plots
+from groundgate.eval.dataset import dataset_store, load_questions
+from groundgate.eval.runner import evaluate
+from groundgate.eval.summary import LATENCY_KEYS, summarise
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("GROUNDGATE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("GROUNDGATE_STORE", raising=False)
+    monkeypatch.delenv("GROUNDGATE_EMBEDDER", raising=False)
+
+
+def _run(folder, **kw):
+    with dataset_store(folder) as (store, questions_file):
+        rows = evaluate(store, load_questions(questions_file, store), **kw)
+    return rows, summarise(rows, dataset=str(folder))
+
+
+def _by_key(summary):
+    return {r["key"]: r for r in summary["runs"]}
+
+
+def test_eval_writes_four_files_with_the_expected_numbers(tiny_dataset, tmp_path):
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert {p.name for p in out.iterdir()} == {"results.jsonl", "summary.json", "report.md", "report.html"}
+
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 3 * 8, "three questions through A, B, C and the router, policies on and off"
+    t1 = next(r for r in rows if r["key"] == "A/on/offline" and r["qid"] == "t1")
+    assert t1["correctness"] == 1.0 and t1["citation_recall"] == 1.0 and t1["lane"] == "pipeline"
+    assert "14 days" in t1["answer"]["text"] and t1["answer"]["citations"][0]["source_id"] == "FR-001"
+
+    runs = _by_key(json.loads((out / "summary.json").read_text()))
+    gated, ungated = runs["A/on/offline"], runs["A/off/offline"]
+    assert gated["contested"] == {"questions": 1, "presented_both": 1, "chose_side": 0, "declined": 0}
+    assert ungated["contested"]["chose_side"] == 1, "without the gate lane A picks the FAQ's side"
+    assert gated["unanswerable"] == {"questions": 1, "said_insufficient": 1, "answered_anyway": 0}
+    assert runs["A/on/offline"]["tokens"] == 0 and runs["C/on/offline"]["tokens"] > 0
+    assert runs["router/on/offline"]["escalated"] >= 1 and runs["A/on/offline"]["escalated"] is None
+
+    report = (out / "report.md").read_text()
+    blown = report.split("## Blown gates")[1].split("\n## ")[0]
+    assert "**A/off/offline** on t2" in blown and "CTR-9: cites position 1 only" in blown
+    assert "A/on/offline" not in blown, "the gated lane presented both positions"
+    assert "blunt proxy" in report
+
+    page = (out / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == 3 and "<script" not in page and "http" not in page
+    assert "A/off/offline</strong> on t2" in page
+
+
+def test_summary_numbers_are_the_same_on_a_second_run(tiny_dataset):
+    def numbers(summary):
+        for run in summary["runs"]:
+            for key in LATENCY_KEYS:
+                run.pop(key)
+        return summary
+
+    _, first = _run(tiny_dataset, configs=["A", "C", "router"])
+    _, second = _run(tiny_dataset, configs=["A", "C", "router"])
+    assert numbers(first) == numbers(second)
+
+
+def test_without_matplotlib_the_reports_are_written_and_say_so(tiny_dataset, tmp_path, monkeypatch):
+    monkeypatch.setattr(plots, "available", lambda: False)
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--configs", "A", "--policies", "on",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "plots skipped" in result.output
+    assert "Plots were skipped" in (out / "report.md").read_text()
+    page = (out / "report.html").read_text()
+    assert "Plots were skipped" in page and "data:image/png" not in page
+    assert json.loads((out / "summary.json").read_text())["runs"][0]["key"] == "A/on/offline"
+
+
+def test_a_bad_question_line_names_the_file_and_line_and_nothing_is_written(tiny_dataset, tmp_path):
+    questions = tiny_dataset / "questions.jsonl"
+    lines = questions.read_text().splitlines()
+    lines[1] = lines[1].replace('"contested": true', '"contested": "maybe"')
+    questions.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--out", str(out)])
+    assert result.exit_code == 2
+    assert "questions.jsonl:2" in result.output and "contested" in result.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    ('{"qid": "x"', "not valid JSON"),
+    ('{"qid": "x", "question": "q?", "gold_keywords": [], "expected_source_ids": ["NOPE-1"], '
+     '"contested": false, "answerable": false, "category": "c"}', "name no document"),
+    ('{"qid": "x", "question": "q?", "gold_keywords": [], "expected_source_ids": [], "contested": false, '
+     '"answerable": false, "category": "c", "expected_tools": ["google"]}', "unknown tools"),
+    ('{"qid": "x", "question": "q?", "gold_keyword": [], "expected_source_ids": [], "contested": false, '
+     '"answerable": false, "category": "c"}', "unknown field"),
+])
+def test_question_lines_are_checked(tiny_dataset, line, problem):
+    questions = tiny_dataset / "questions.jsonl"
+    questions.write_text(questions.read_text() + line + "\n")
+    result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--configs", "A"])
+    assert result.exit_code == 2
+    assert "questions.jsonl:4" in result.output and problem in result.output
+
+
+def test_unknown_configuration_is_a_clear_error(tiny_dataset):
+    result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--configs", "A,Z"])
+    assert result.exit_code == 2 and "unknown value 'Z'" in result.output
