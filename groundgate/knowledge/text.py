@@ -25,6 +25,7 @@ STOPWORDS = frozenset(
     themselves then there these they this those through to too under until up very was we were
     what when where which while who whom why will with would you your yours yourself yourselves
     also may might must shall us was were any whether does tell please give show list
+    say says said state states stated according
     """.split()
 )
 """English function words dropped from keyword queries (negations are kept by callers

@@ -7,6 +7,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from groundgate.answer.model import Answer, Citation
+from groundgate.errors import StoreError
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
 from groundgate.policies.apply import apply_policies
@@ -51,7 +52,10 @@ def gate(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     )
     citations = []
     for sid in cited:
-        doc = ctx.store.get_document(sid)
+        try:
+            doc = ctx.store.get_document(sid)
+        except StoreError:
+            doc = None  # titles are a courtesy; an unreachable store must not end the run
         title = evidence.titles.get(sid) or (doc.title if doc else "")
         citations.append(Citation(source_id=sid, title=title, kind=doc.kind if doc else ""))
     final = final.model_copy(update={"citations": tuple(citations)})

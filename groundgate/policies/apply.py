@@ -6,9 +6,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from groundgate.answer.model import Answer, Claim, ContestedPoint
+from groundgate.errors import StoreError
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage
-from groundgate.policies.contradiction import check_contradictions, present
+from groundgate.policies.contradiction import ContradictionVerdict, check_contradictions, present
 from groundgate.policies.disagreement import find_disagreements
 from groundgate.policies.honesty import bound_note, insufficient_notes
 from groundgate.policies.policyset import PolicySet
@@ -65,17 +66,29 @@ def apply_policies(
     contested: list[ContestedPoint] = []
     claims = list(draft.claims)
     draft_text = " ".join(c.text for c in claims if c.status != "removed")
+    register_down: str | None = None
     if policies.contradictions:
-        verdict = check_contradictions(
-            store, question=question, draft=draft_text, touched=touched_ids(envelopes),
-            threshold=policies.topic_relevance,
-        )
+        try:
+            verdict = check_contradictions(
+                store, question=question, draft=draft_text, touched=touched_ids(envelopes),
+                threshold=policies.topic_relevance,
+            )
+        except StoreError as exc:
+            # Fail closed: an answer the gate could not check is not given as settled.
+            register_down = f"the contradiction register could not be checked ({exc})"
+            verdict = ContradictionVerdict(applies=(), nearby=())
+            claims = [
+                c.model_copy(update={"status": "removed", "note": "withheld: the register could not be checked"})
+                if c.status != "removed" else c
+                for c in claims
+            ]
+            notes.append(f"contradiction policy: {register_down}; every claim was withheld")
         contested.extend(present(entry) for entry in verdict.applies)
         for entry in verdict.applies:
             notes.append(f"contradiction policy: presented every position of {entry.id}; the draft's choice, if any, was withheld")
         for entry in verdict.nearby:
             notes.append(f"contradiction policy: {entry.id} ({entry.topic}) touches this answer's entities but does not bear on the question")
-    if policies.disagreement and not contested:
+    if policies.disagreement and not contested and register_down is None:
         for point in find_disagreements(question, envelopes, store):
             contested.append(point)
             notes.append("disagreement policy: the retrieved sources give different values and no register entry covers it")
@@ -88,6 +101,8 @@ def apply_policies(
             for c in claims
         ]
     insufficient = list(draft.insufficient)
+    if register_down:
+        insufficient.append(register_down)
     if policies.honesty:
         insufficient.extend(n for n in insufficient_notes(envelopes) if n not in insufficient)
         note = bound_note(draft.bound_tripped)

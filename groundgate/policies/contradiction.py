@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from groundgate.answer.model import ContestedPoint, StatedPosition
 from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, coverage
+from groundgate.knowledge.text import content_terms, coverage, stem
 
-__all__ = ["ContradictionVerdict", "check_contradictions", "present"]
+__all__ = ["ContradictionVerdict", "check_contradictions", "disputed_axis", "present"]
 
 DRAFT_RELEVANCE = 0.67
 """Share of a topic's words the draft must contain for the topic to count as mentioned."""
@@ -30,11 +30,25 @@ class ContradictionVerdict:
     nearby: tuple[Contradiction, ...]
 
 
+def disputed_axis(entry: Contradiction) -> set[str]:
+    """Words every position uses that the topic does not: what the positions argue over.
+
+    "Handlers need no separate approval" and "covered only with prior written approval"
+    share "approval" beyond the topic "whether trace-and-access costs are automatically
+    included"; a question about approval asks about the split even without the topic's words.
+    """
+    if len(entry.positions) < 2:
+        return set()
+    shared = set.intersection(*({stem(t) for t in content_terms(p.statement)} for p in entry.positions))
+    return shared - {stem(t) for t in content_terms(entry.topic)}
+
+
 def _bears(entry: Contradiction, question: str, draft: str, threshold: float) -> bool:
+    """The question or draft covers the topic, or the question asks about the disputed axis."""
     terms = content_terms(entry.topic)
-    if not terms:
-        return False
-    return coverage(terms, question) >= threshold or coverage(terms, draft) >= DRAFT_RELEVANCE
+    if terms and (coverage(terms, question) >= threshold or coverage(terms, draft) >= DRAFT_RELEVANCE):
+        return True
+    return bool(disputed_axis(entry) & {stem(t) for t in content_terms(question)})
 
 
 def check_contradictions(

@@ -111,3 +111,26 @@ def test_claims_cite_ids_with_spaces():
     claims = split_claims("Kessling was born in 1931. [Maria Oduya, INS-SYN-003]")
     assert claims[0].citations == ("Maria Oduya", "INS-SYN-003")
     assert claims[0].text == "Kessling was born in 1931."
+
+
+class RegisterDown:
+    """A store whose contradiction register cannot be reached."""
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def contradictions(self, **kwargs):
+        from groundgate.errors import StoreError
+
+        raise StoreError("register unreachable")
+
+
+def test_gate_fails_closed_when_the_register_cannot_be_checked(bundled_store):
+    ans = _run(RegisterDown(bundled_store), [_search("subsidence excess"), answer(
+        "The subsidence excess is GBP 1,000. [INS-SYN-003]")], "What is the subsidence excess?")
+    assert not ans["answered"]
+    assert any("register could not be checked" in n for n in ans["insufficient"])
+    assert all(c["status"] == "removed" for c in ans["claims"])

@@ -23,7 +23,7 @@ def test_uncontested_questions_are_not_gated(agent, q):
     assert not [c for c in answer["contested"] if c["contradiction_id"]], answer["text"]
 
 
-@pytest.mark.parametrize("qid", ["q25", "q26", "q28"])
+@pytest.mark.parametrize("qid", ["q25", "q26", "q27", "q28"])
 def test_contested_questions_present_every_position_and_choose_none(agent, qid):
     q = next(q for q in QUESTIONS if q["qid"] == qid)
     answer = agent.invoke({"question": q["question"], "as_of": q["as_of"]})["answer"]

@@ -40,6 +40,10 @@ MAX_QUERY_TERMS = 12
 RRF_K = 60
 """Reciprocal-rank fusion constant."""
 
+FILTER_HEADROOM = 8
+"""A filtered keyword search ranks this many times its pool before filtering (see
+``_keyword_ranks``); if too few of those pass, it runs the joined query instead."""
+
 CACHE_KIB = 65536
 """SQLite page cache per connection (KiB). The default 2 MiB makes a first ingest of 100k
 chunks spill index pages while writing, and a keyword search re-read its postings."""
@@ -211,16 +215,37 @@ class SQLiteStore:
     def _keyword_ranks(
         self, terms: list[str], pool: int, as_of: date | None, kinds: Sequence[str]
     ) -> list[tuple[int, float]]:
+        match = _fts_query(terms)
         where, params = self._filters(as_of, kinds)
-        join = " JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.doc_id"
-        rows = self._rows(
+        rank = (
             "SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.5, 1.0) AS s FROM chunks_fts f"
-            + (join if where else "")
-            + " WHERE chunks_fts MATCH ?"
-            + where
-            + " ORDER BY s DESC, f.rowid LIMIT ?",
-            [_fts_query(terms), *params, pool],
+            " WHERE chunks_fts MATCH ? ORDER BY s DESC, f.rowid LIMIT ?"
         )
+        if not where:
+            rows = self._rows(rank, [match, pool])
+        else:
+            # Joining every match to its document to filter it costs several times the
+            # ranking itself. So rank on the index alone and filter the best rows: when
+            # enough of them pass, they are exactly the filtered ranking's head.
+            fetch = pool * FILTER_HEADROOM
+            head = self._rows(rank, [match, fetch])
+            rowids = [r["rowid"] for r in head]
+            allowed = {
+                r["rowid"]
+                for r in self._rows(
+                    "SELECT c.rowid FROM chunks c JOIN documents d ON d.id = c.doc_id "
+                    f"WHERE c.rowid IN ({','.join('?' * len(rowids))})" + where,
+                    [*rowids, *params],
+                )
+            } if rowids else set()
+            rows = [r for r in head if r["rowid"] in allowed][:pool]
+            if len(rows) < pool and len(head) == fetch:
+                rows = self._rows(
+                    "SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.5, 1.0) AS s FROM chunks_fts f"
+                    " JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.doc_id"
+                    " WHERE chunks_fts MATCH ?" + where + " ORDER BY s DESC, f.rowid LIMIT ?",
+                    [match, *params, pool],
+                )
         return [(r["rowid"], float(r["s"])) for r in rows if r["s"] > 0]
 
     def _vector_ranks(
