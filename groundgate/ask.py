@@ -23,7 +23,7 @@ from groundgate.pipeline.context import PIPELINE_TOOLS
 from groundgate.pipeline.router import build_router
 from groundgate.policies.policyset import PolicySet
 from groundgate.settings import Settings
-from groundgate.tools.registry import ALL_TOOLS
+from groundgate.tools.registry import ALL_TOOLS, execute
 
 if TYPE_CHECKING:
     from groundgate.telemetry import Telemetry
@@ -119,12 +119,16 @@ def ask(
         graph: Any
         inputs: dict[str, Any] = {"question": question, "as_of": as_of}
         keys = ["answer", "trace", "envelopes", "messages"]
+        lane_store, lane_runner = store, execute
+        if telemetry is not None and mode in ("auto", "pipeline"):
+            # build_agent hooks its own spans in; the lanes get the same tool and retrieval spans here.
+            lane_store, lane_runner = telemetry.trace_store(store), telemetry.trace_tools(execute)
         if mode == "auto":
-            graph = build_router(store, model, bounds=bounds, **common)
+            graph = build_router(lane_store, model, bounds=bounds, run_tool=lane_runner, **common)
             inputs["deep"] = deep
             keys.append("escalation")
         elif mode == "pipeline":
-            graph = build_pipeline(store, model, **common)
+            graph = build_pipeline(lane_store, model, run_tool=lane_runner, **common)
         else:
             graph = build_agent(store, model, tools=MODES[mode], bounds=bounds, telemetry=telemetry, **common)
         config: dict[str, Any] = {}

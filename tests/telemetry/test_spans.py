@@ -132,3 +132,16 @@ def test_without_telemetry_the_run_is_the_same(bundled_store, spans):
         return out["answer"], [{k: v for k, v in s.items() if k != "ms"} for s in out["trace"]["steps"]]
 
     assert shape(plain) == shape(traced)
+
+
+def test_routed_runs_through_ask_emit_tool_and_retrieval_spans(bundled_store, spans):
+    from groundgate.ask import ask
+    from groundgate.settings import Settings
+
+    settings = Settings(store_path=bundled_store.path, model="offline")
+    for mode in ("auto", "pipeline"):
+        spans.exporter.clear()
+        ask("What is the subsidence excess?", settings=settings, mode=mode, telemetry=spans.telemetry)
+        names = {s.name for s in spans.all}
+        assert "retrieval evidence" in names, mode
+        assert any(n.startswith("execute_tool ") for n in names), mode
