@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,6 +216,47 @@ def _html(
     return "\n".join(out)
 
 
+def _as_saved_run(row: dict[str, Any]) -> dict[str, Any]:
+    """A results row in the shape of `groundgate ask --json`, which the run page reads."""
+    answer = row["answer"]
+    return {
+        "question": row["question"], "as_of": row["as_of"], "answer": answer["text"],
+        **{k: answer.get(k) for k in ("answered", "claims", "citations", "contested", "insufficient",
+                                       "bound_tripped", "grounding", "policy_notes")},
+        "trace": row["trace"], "model": row["model"], "mode": row["config"],
+        "usage": {"tool_calls": row["tool_calls"], "tokens": row["tokens"], "latency_ms": row["latency_ms"]},
+    }
+
+
+def _write_run_pages(out_dir: Path, rows: Sequence[dict[str, Any]]) -> dict[tuple[str, str], str]:
+    """One offline page per question and run under ``runs/``; returns (key, qid) -> relative path."""
+    from groundgate.viz.trace_html import render_run
+
+    links: dict[tuple[str, str], str] = {}
+    for row in rows:
+        folder = re.sub(r"[^A-Za-z0-9_.-]+", "_", row["key"])
+        rel = f"runs/{folder}/{re.sub(r'[^A-Za-z0-9_.-]+', '_', row['qid'])}.html"
+        target = out_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(render_run(_as_saved_run(row), title=f"{row['qid']} · {row['key']}"), encoding="utf-8")
+        links[(row["key"], row["qid"])] = rel
+    return links
+
+
+def _links_html(rows: Sequence[dict[str, Any]], links: dict[tuple[str, str], str]) -> str:
+    keys = list(dict.fromkeys(r["key"] for r in rows))
+    qids = list(dict.fromkeys(r["qid"] for r in rows))
+    head = "".join(f"<th>{html.escape(k)}</th>" for k in keys)
+    body = []
+    for qid in qids:
+        cells = "".join(
+            f"<td><a href='{html.escape(links[(k, qid)])}'>run</a></td>" if (k, qid) in links else "<td>–</td>"
+            for k in keys
+        )
+        body.append(f"<tr><td>{html.escape(qid)}</td>{cells}</tr>")
+    return f"<h2>Run pages</h2><table><tr><th>question</th>{head}</tr>{''.join(body)}</table>"
+
+
 def write_report(out_dir: Path, rows: Sequence[dict[str, Any]], summary: dict[str, Any]) -> ReportFiles:
     """Write the four files into ``out_dir`` (created if missing)."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -233,5 +275,7 @@ def write_report(out_dir: Path, rows: Sequence[dict[str, Any]], summary: dict[st
     )
     sections = _sections(rows, summary)
     files.markdown.write_text(_markdown(summary, sections, plot_note), encoding="utf-8")
-    files.html.write_text(_html(summary, sections, figures, plot_note), encoding="utf-8")
+    links = _write_run_pages(out_dir, rows)
+    page = _html(summary, sections, figures, plot_note).replace("</body>", _links_html(rows, links) + "</body>")
+    files.html.write_text(page, encoding="utf-8")
     return files

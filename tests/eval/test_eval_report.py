@@ -35,7 +35,7 @@ def test_eval_writes_four_files_with_the_expected_numbers(tiny_dataset, tmp_path
     out = tmp_path / "report"
     result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert {p.name for p in out.iterdir()} == {"results.jsonl", "summary.json", "report.md", "report.html"}
+    assert {p.name for p in out.iterdir()} == {"results.jsonl", "summary.json", "report.md", "report.html", "runs"}
 
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert len(rows) == 3 * 8, "three questions through A, B, C and the router, policies on and off"
@@ -60,6 +60,11 @@ def test_eval_writes_four_files_with_the_expected_numbers(tiny_dataset, tmp_path
     page = (out / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 3 and "<script" not in page and "http" not in page
     assert "A/off/offline</strong> on t2" in page
+    # every question links to its run page, which shows that run's answer and tool calls
+    link = "runs/C_on_offline/t1.html"
+    assert f"href='{link}'" in page
+    run_page = (out / link).read_text()
+    assert "14 days" in run_page and "search_evidence" in run_page and "<script" not in run_page
 
 
 def test_summary_numbers_are_the_same_on_a_second_run(tiny_dataset):
