@@ -110,6 +110,7 @@ def ingest(
         raise _fail(f"{exc}\nnothing was written to {where}") from None
     except GroundgateError as exc:
         raise _fail(str(exc)) from None
+    target.close()  # type: ignore[attr-defined]  # both backends hold connections
     w = report.write
     out.print(
         f"ingested {source} into {where}\n"

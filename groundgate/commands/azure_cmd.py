@@ -40,7 +40,8 @@ def _open(dimensions: int | None = None):  # noqa: ANN202 - AzureStore, imported
 @azure_app.command()
 def provision(
     dimensions: Annotated[
-        int | None, typer.Option("--dimensions", min=1, help="Vector field size (default: the embedder's, else 1536).")
+        int | None,
+        typer.Option("--dimensions", min=1, help="Vector field size (default: the embedder's, else 1536)."),
     ] = None,
 ) -> None:
     """Create the search indexes, the Cosmos database and containers, and check the graph (idempotent)."""
@@ -91,7 +92,9 @@ def search(
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in plain words.")],
     mode: Annotated[str, typer.Option(help="agent (all eight tools) or search-agent.")] = "agent",
-    model: Annotated[str | None, typer.Option(help="offline, openai:<m>, azure:<d>, compatible:<url>#<m>.")] = None,
+    model: Annotated[
+        str | None, typer.Option(help="offline, openai:<m>, azure:<d>, compatible:<url>#<m>.")
+    ] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="Answer as of this date (YYYY-MM-DD).")] = None,
     max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="Tool rounds bound.")] = 8,
     token_budget: Annotated[int, typer.Option("--token-budget", min=1, help="Model token bound.")] = 60_000,
@@ -115,20 +118,32 @@ def ask(
         store, embedder = _open()
         try:
             agent = build_agent(
-                store.read_only_view(), make_chat_model(model_spec, env=os.environ), tools=MODES[mode],
-                bounds=bounds, embedder=embedder, model_name=model_spec,
+                store.read_only_view(),
+                make_chat_model(model_spec, env=os.environ),
+                tools=MODES[mode],
+                bounds=bounds,
+                embedder=embedder,
+                model_name=model_spec,
             )
             started = time.perf_counter()
-            result = agent.invoke({"question": question, "as_of": as_of},
-                                  output_keys=["answer", "trace", "envelopes", "messages"])
+            result = agent.invoke(
+                {"question": question, "as_of": as_of},
+                output_keys=["answer", "trace", "envelopes", "messages"],
+            )
             latency = (time.perf_counter() - started) * 1000
         finally:
             store.close()
     except GroundgateError as exc:
         raise _fail(str(exc)) from None
     run = RunResult(
-        question=question, as_of=as_of, mode=mode, model=model_spec, answer=result["answer"],
-        trace=result["trace"], latency_ms=latency, envelopes=tuple(result.get("envelopes") or ()),
+        question=question,
+        as_of=as_of,
+        mode=mode,
+        model=model_spec,
+        answer=result["answer"],
+        trace=result["trace"],
+        latency_ms=latency,
+        envelopes=tuple(result.get("envelopes") or ()),
     )
     if as_json:
         out.print_json(json.dumps(run.to_json(), default=str))

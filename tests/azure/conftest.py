@@ -37,7 +37,7 @@ def local_env() -> dict[str, str]:
         for line in path.read_text().splitlines():
             line = line.split("#", 1)[0].strip()
             if line.startswith("export ") and "=" in line:
-                name, value = line[len("export "):].split("=", 1)
+                name, value = line[len("export ") :].split("=", 1)
                 env[name.strip()] = value.strip()
     return env
 
@@ -48,7 +48,7 @@ def _status(service: str) -> str | None:
         return None
     for line in path.read_text().splitlines():
         if line.startswith(f"{service}: "):
-            return line[len(service) + 2:]
+            return line[len(service) + 2 :]
     return None
 
 
@@ -78,7 +78,7 @@ def require(service: str) -> str:
     if status is None or url is None:
         pytest.skip(f"{label} is not running: `{START}` has not been run")
     if status.startswith("missing"):
-        pytest.skip(f"{label} is not running: {status[len('missing: '):]}")
+        pytest.skip(f"{label} is not running: {status[len('missing: ') :]}")
     if not _reachable(url):
         pytest.skip(f"{label} is not reachable at {url} (restart it: `{START}`)")
     return url

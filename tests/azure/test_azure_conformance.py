@@ -27,11 +27,15 @@ class TestAzureLocal(KnowledgeStoreConformance):
 
 def _live_settings() -> AzureSettings:
     if os.environ.get("GROUNDGATE_AZURE_LIVE") != "1":
-        pytest.skip("live Azure tests run only with GROUNDGATE_AZURE_LIVE=1 and GROUNDGATE_AZURE_* naming the accounts")
+        pytest.skip(
+            "live Azure tests run only with GROUNDGATE_AZURE_LIVE=1 and "
+            "GROUNDGATE_AZURE_* naming the accounts"
+        )
     settings = AzureSettings.from_env(os.environ)
     suffix = uuid.uuid4().hex[:8]
-    return settings.with_changes(cosmos_database=f"groundgate-test-{suffix}",
-                                 search_index_prefix=f"groundgate-test-{suffix}")
+    return settings.with_changes(
+        cosmos_database=f"groundgate-test-{suffix}", search_index_prefix=f"groundgate-test-{suffix}"
+    )
 
 
 class TestAzureLive(KnowledgeStoreConformance):
@@ -53,7 +57,10 @@ class TestAzureLive(KnowledgeStoreConformance):
 def _drop_indexes(store: AzureStore) -> None:
     from azure.search.documents.indexes import SearchIndexClient
 
-    with SearchIndexClient(store.search.settings.search_endpoint, store.search._credential_value(),
-                           api_version=store.search.settings.search_api_version) as admin:
+    with SearchIndexClient(
+        store.search.settings.search_endpoint,
+        store.search._credential_value(),
+        api_version=store.search.settings.search_api_version,
+    ) as admin:
         for name in (store.search.evidence_name, store.search.knowledge_name):
             admin.delete_index(name)

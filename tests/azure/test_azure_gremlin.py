@@ -49,8 +49,12 @@ class RecordingClient:
 
 
 def graph_with(client, **changes) -> GremlinGraph:
-    settings = AzureSettings(search_endpoint="https://unused", cosmos_endpoint="https://unused",
-                             gremlin_url="ws://unused", retry=FAST_RETRY).with_changes(**changes)
+    settings = AzureSettings(
+        search_endpoint="https://unused",
+        cosmos_endpoint="https://unused",
+        gremlin_url="ws://unused",
+        retry=FAST_RETRY,
+    ).with_changes(**changes)
     waits: list[float] = []
     graph = GremlinGraph(settings, client_factory=lambda: client, sleep=waits.append)
     graph.waits = waits  # type: ignore[attr-defined]
@@ -58,8 +62,15 @@ def graph_with(client, **changes) -> GremlinGraph:
 
 
 def edge(source=HOSTILE, target="b", note=HOSTILE) -> Relationship:
-    return Relationship(id=f"{source}|depends_on|{target}|", source=source, type="depends_on", target=target,
-                        valid_from=date(2024, 1, 1), recorded_at=datetime(2026, 1, 1, tzinfo=UTC), note=note)
+    return Relationship(
+        id=f"{source}|depends_on|{target}|",
+        source=source,
+        type="depends_on",
+        target=target,
+        valid_from=date(2024, 1, 1),
+        recorded_at=datetime(2026, 1, 1, tzinfo=UTC),
+        note=note,
+    )
 
 
 def _values(bindings):
@@ -83,7 +94,11 @@ def test_every_value_travels_as_a_binding_never_inside_the_script():
         for value in _values(bindings):
             if isinstance(value, str) and len(value) > 3:
                 assert value not in script, (value, script)
-        assert HOSTILE not in script and "drop()" not in script.replace(".drop()", "") or script.endswith(".drop()")
+        assert (
+            HOSTILE not in script
+            and "drop()" not in script.replace(".drop()", "")
+            or script.endswith(".drop()")
+        )
 
 
 def test_the_scripts_are_the_fixed_set():
@@ -105,10 +120,24 @@ def test_partition_key_must_be_a_plain_identifier():
 def test_traversal_never_sends_more_than_three_hops_of_requests():
     def answer(script, bindings):
         # a chain: every id links to id + "x"
-        return [{"e": {"rid": f"{i}|references|{i}x|", "type": "references", "vf": "0000-00-00",
-                       "vt": "9999-99-99", "ra": "2026-01-01T00:00:00.000000Z",
-                       "xa": "9999-12-31T23:59:59.999999Z", "src": "[]", "note": "", "origin": "declared"},
-                 "s": i, "t": i + "x"} for i in bindings["bIds"]]
+        return [
+            {
+                "e": {
+                    "rid": f"{i}|references|{i}x|",
+                    "type": "references",
+                    "vf": "0000-00-00",
+                    "vt": "9999-99-99",
+                    "ra": "2026-01-01T00:00:00.000000Z",
+                    "xa": "9999-12-31T23:59:59.999999Z",
+                    "src": "[]",
+                    "note": "",
+                    "origin": "declared",
+                },
+                "s": i,
+                "t": i + "x",
+            }
+            for i in bindings["bIds"]
+        ]
 
     client = RecordingClient(answer)
     paths = graph_with(client).traverse("a", hops=9)
@@ -119,14 +148,19 @@ def test_traversal_never_sends_more_than_three_hops_of_requests():
 
 def test_time_filters_are_server_side_steps_with_bound_values():
     client = RecordingClient()
-    graph_with(client).edges_touching(["a"], types=["governs"], as_of=date(2024, 6, 1),
-                                      known_at=datetime(2024, 6, 1, tzinfo=UTC))
+    graph_with(client).edges_touching(
+        ["a"], types=["governs"], as_of=date(2024, 6, 1), known_at=datetime(2024, 6, 1, tzinfo=UTC)
+    )
     script, bindings = client.sent[0]
     assert ".has('type', within(bTypes))" in script
     assert ".has('vf', lte(bDay)).has('vt', gt(bDay))" in script
     assert ".has('ra', lte(bKnown)).has('xa', gt(bKnown))" in script
-    assert bindings == {"bIds": ["a"], "bTypes": ["governs"], "bDay": "2024-06-01",
-                        "bKnown": "2024-06-01T00:00:00.000000Z"}
+    assert bindings == {
+        "bIds": ["a"],
+        "bTypes": ["governs"],
+        "bDay": "2024-06-01",
+        "bKnown": "2024-06-01T00:00:00.000000Z",
+    }
 
 
 class CosmosThrottle(Exception):
@@ -164,8 +198,9 @@ def test_persistent_throttling_and_timeouts_are_store_errors():
 @pytest.fixture
 def server_graph():
     url = require("gremlin")
-    settings = AzureSettings(search_endpoint="https://unused", cosmos_endpoint="https://unused",
-                             gremlin_url=url, retry=FAST_RETRY)
+    settings = AzureSettings(
+        search_endpoint="https://unused", cosmos_endpoint="https://unused", gremlin_url=url, retry=FAST_RETRY
+    )
     graph = GremlinGraph(settings)
     graph.clear()
     yield graph

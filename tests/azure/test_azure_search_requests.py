@@ -25,8 +25,11 @@ ENDPOINT = "https://contoso.search.windows.net"
 
 def settings(**changes) -> AzureSettings:
     base = AzureSettings(
-        search_endpoint=ENDPOINT, search_key="secret-admin-key", cosmos_endpoint="https://unused",
-        gremlin_url="ws://unused", vector_dimensions=4,
+        search_endpoint=ENDPOINT,
+        search_key="secret-admin-key",
+        cosmos_endpoint="https://unused",
+        gremlin_url="ws://unused",
+        vector_dimensions=4,
         retry=RetrySettings(attempts=3, base_delay_s=0.25, max_delay_s=8.0),
     )
     return base.with_changes(**changes)
@@ -57,24 +60,45 @@ def test_provision_puts_both_index_definitions_as_documented():
     assert [f["name"] for f in body["fields"] if f.get("key")] == ["key"]
     assert fields["key"]["type"] == "Edm.String"
     for name in ("title", "heading", "text"):
-        assert fields[name] == {"name": name, "type": "Edm.String", "searchable": True, "filterable": False,
-                                "retrievable": True, "analyzer": "en.lucene"}
+        assert fields[name] == {
+            "name": name,
+            "type": "Edm.String",
+            "searchable": True,
+            "filterable": False,
+            "retrievable": True,
+            "analyzer": "en.lucene",
+        }
     for name in ("effective_from", "effective_to", "published_at"):
         assert fields[name]["type"] == "Edm.DateTimeOffset" and fields[name]["filterable"] is True
     assert fields["kind"]["filterable"] is True
-    assert fields["vector"] == {"name": "vector", "type": "Collection(Edm.Single)", "searchable": True,
-                                "retrievable": False, "dimensions": 4, "vectorSearchProfile": "groundgate-vector"}
+    assert fields["vector"] == {
+        "name": "vector",
+        "type": "Collection(Edm.Single)",
+        "searchable": True,
+        "retrievable": False,
+        "dimensions": 4,
+        "vectorSearchProfile": "groundgate-vector",
+    }
     assert body["vectorSearch"] == {
-        "algorithms": [{"name": "groundgate-hnsw", "kind": "hnsw",
-                        "hnswParameters": {"m": 4, "efConstruction": 400, "efSearch": 500, "metric": "cosine"}}],
+        "algorithms": [
+            {
+                "name": "groundgate-hnsw",
+                "kind": "hnsw",
+                "hnswParameters": {"m": 4, "efConstruction": 400, "efSearch": 500, "metric": "cosine"},
+            }
+        ],
         "profiles": [{"name": "groundgate-vector", "algorithm": "groundgate-hnsw"}],
     }
-    assert body["semantic"]["configurations"] == [{
-        "name": "groundgate-semantic",
-        "prioritizedFields": {"titleField": {"fieldName": "title"},
-                              "prioritizedContentFields": [{"fieldName": "text"}],
-                              "prioritizedKeywordsFields": [{"fieldName": "heading"}]},
-    }]
+    assert body["semantic"]["configurations"] == [
+        {
+            "name": "groundgate-semantic",
+            "prioritizedFields": {
+                "titleField": {"fieldName": "title"},
+                "prioritizedContentFields": [{"fieldName": "text"}],
+                "prioritizedKeywordsFields": [{"fieldName": "heading"}],
+            },
+        }
+    ]
     assert body["scoringProfiles"] == [
         {"name": "groundgate-fields", "text": {"weights": {"title": 2.0, "heading": 1.5, "text": 1.0}}}
     ]
@@ -85,12 +109,16 @@ def test_provision_puts_both_index_definitions_as_documented():
 
 
 def test_bulk_upload_sends_index_actions_with_safe_keys_and_deletes_stale_chunks():
-    transport = answering((200, {"value": [{"key": "k", "status": True, "errorMessage": None, "statusCode": 200}]}, {}))
+    transport = answering(
+        (200, {"value": [{"key": "k", "status": True, "errorMessage": None, "statusCode": 200}]}, {})
+    )
     adapter = SearchAdapter(settings(), transport=transport)
     doc = Document(id="LIB-002", title="Loan policy v2", kind="policy", effective_from=date(2025, 1, 1))
     chunk = Chunk(id="LIB-002#0", doc_id="LIB-002", ordinal=0, heading="Loans", text="Three weeks.")
     actions = adapter.upload_chunks(doc, [chunk], {"LIB-002#0": [0.1, 0.2, 0.3, 0.4]})
-    adapter.write(actions, ["LIB-002#7"], [Entity(id="rule:loan", kind="rule", name="Loan rule", aliases=("loans",))])
+    adapter.write(
+        actions, ["LIB-002#7"], [Entity(id="rule:loan", kind="rule", name="Loan rule", aliases=("loans",))]
+    )
     upload, entities = transport.requests
     assert upload.method == "POST"
     assert upload.path == "/indexes('groundgate-evidence')/docs/search.index"
@@ -116,26 +144,60 @@ def test_a_vector_of_the_wrong_size_is_refused_before_anything_is_sent():
 
 
 def test_rejected_records_are_a_store_error():
-    transport = answering((207, {"value": [
-        {"key": "a", "status": False, "errorMessage": "Document is too large", "statusCode": 400}]}, {}))
+    transport = answering(
+        (
+            207,
+            {
+                "value": [
+                    {"key": "a", "status": False, "errorMessage": "Document is too large", "statusCode": 400}
+                ]
+            },
+            {},
+        )
+    )
     adapter = SearchAdapter(settings(), transport=transport)
     with pytest.raises(StoreError, match="1 of 1 records rejected"):
         adapter.write([{"@search.action": "mergeOrUpload", "key": "a", "chunk_id": "a"}], [], [])
 
 
-HITS = {"value": [
-    {"@search.score": 0.04, "chunk_id": "A#0", "doc_id": "A", "title": "A", "kind": "policy", "heading": "",
-     "text": "roof inspection", "effective_from": "2025-06-01T00:00:00Z", "effective_to": None},
-    {"@search.score": 0.02, "chunk_id": "B#0", "doc_id": "B", "title": "B", "kind": "policy", "heading": "",
-     "text": "roof", "effective_from": None, "effective_to": None},
-]}
+HITS = {
+    "value": [
+        {
+            "@search.score": 0.04,
+            "chunk_id": "A#0",
+            "doc_id": "A",
+            "title": "A",
+            "kind": "policy",
+            "heading": "",
+            "text": "roof inspection",
+            "effective_from": "2025-06-01T00:00:00Z",
+            "effective_to": None,
+        },
+        {
+            "@search.score": 0.02,
+            "chunk_id": "B#0",
+            "doc_id": "B",
+            "title": "B",
+            "kind": "policy",
+            "heading": "",
+            "text": "roof",
+            "effective_from": None,
+            "effective_to": None,
+        },
+    ]
+}
 
 
 def test_hybrid_query_with_validity_and_kind_filters_as_documented():
     transport = answering((200, HITS, {}))
     adapter = SearchAdapter(settings(), transport=transport)
-    hits = adapter.search_evidence("What is the roof inspection threshold?", top_k=5, as_of=date(2026, 2, 20),
-                                   kinds=["guideline", "o'brien"], query_vector=[1.0, 0.0, 0.0, 0.0])
+    hits = adapter.search_evidence(
+        "What is the roof inspection threshold?",
+        top_k=5,
+        as_of=date(2026, 2, 20),
+        kinds=["guideline", "o'brien"],
+        query_vector=[1.0, 0.0, 0.0, 0.0],
+    )
     (request,) = transport.requests
     assert request.method == "POST"
     assert request.path == "/indexes('groundgate-evidence')/docs/search.post.search"
@@ -147,19 +209,25 @@ def test_hybrid_query_with_validity_and_kind_filters_as_documented():
         "select": "chunk_id,doc_id,title,kind,heading,text,effective_from,effective_to",
         "top": 5,
         "filter": "(effective_from eq null or effective_from le 2026-02-20T00:00:00Z) and "
-                  "(effective_to eq null or effective_to gt 2026-02-20T00:00:00Z) and "
-                  "(published_at eq null or published_at le 2026-02-20T00:00:00Z) and "
-                  "(kind eq 'guideline' or kind eq 'o''brien')",
+        "(effective_to eq null or effective_to gt 2026-02-20T00:00:00Z) and "
+        "(published_at eq null or published_at le 2026-02-20T00:00:00Z) and "
+        "(kind eq 'guideline' or kind eq 'o''brien')",
         "vectorQueries": [{"kind": "vector", "vector": [1.0, 0.0, 0.0, 0.0], "fields": "vector", "k": 20}],
     }
     assert [h.doc_id for h in hits] == ["A", "B"]
     assert [h.score for h in hits] == [1.0, 0.5]
-    assert hits[0].validity.valid_from == date(2025, 6, 1) and hits[0].coverage == pytest.approx(2 / 3, abs=1e-3)
+    assert hits[0].validity.valid_from == date(2025, 6, 1) and hits[0].coverage == pytest.approx(
+        2 / 3, abs=1e-3
+    )
 
 
 def test_semantic_reranking_when_configured_ranks_by_the_reranker_score():
-    reranked = {"value": [dict(HITS["value"][0], **{"@search.rerankerScore": 1.0}),
-                          dict(HITS["value"][1], **{"@search.rerankerScore": 3.0})]}
+    reranked = {
+        "value": [
+            dict(HITS["value"][0], **{"@search.rerankerScore": 1.0}),
+            dict(HITS["value"][1], **{"@search.rerankerScore": 3.0}),
+        ]
+    }
     transport = answering((200, reranked, {}))
     adapter = SearchAdapter(settings(semantic_configuration="groundgate-semantic"), transport=transport)
     hits = adapter.search_evidence("roof inspection")
@@ -205,10 +273,16 @@ def test_a_service_that_stays_unavailable_is_a_store_error_after_bounded_retries
 
 def test_knowledge_search_normalises_scores_and_reads_the_entity_back():
     entity = Entity(id="rule:late-fee", kind="rule", name="Late fee", aliases=("overdue fee",))
-    body = {"value": [
-        {"@search.score": 4.0, "entity_id": entity.id, "entity_json": entity.model_dump_json()},
-        {"@search.score": 1.0, "entity_id": "x", "entity_json": Entity(id="x", kind="k", name="X").model_dump_json()},
-    ]}
+    body = {
+        "value": [
+            {"@search.score": 4.0, "entity_id": entity.id, "entity_json": entity.model_dump_json()},
+            {
+                "@search.score": 1.0,
+                "entity_id": "x",
+                "entity_json": Entity(id="x", kind="k", name="X").model_dump_json(),
+            },
+        ]
+    }
     transport = answering((200, body, {}))
     hits = SearchAdapter(settings(), transport=transport).search_knowledge("overdue fee", kinds=["rule"])
     request = transport.requests[0]

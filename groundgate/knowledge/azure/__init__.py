@@ -1,6 +1,7 @@
-"""The Azure backends: AI Search (evidence and knowledge search), Cosmos DB for NoSQL (the
-system of record) and Cosmos DB for Apache Gremlin (the bitemporal graph), composed into one
-``KnowledgeStore`` by ``AzureStore``.
+"""The Azure backends, composed into one ``KnowledgeStore`` by ``AzureStore``.
+
+AI Search (evidence and knowledge search), Cosmos DB for NoSQL (the system of record) and
+Cosmos DB for Apache Gremlin (the bitemporal graph).
 
 Importing this package imports no Azure SDK; the clients are built on first use, from
 ``AzureSettings`` the caller builds (``AzureSettings.from_env(os.environ)`` in the CLI).

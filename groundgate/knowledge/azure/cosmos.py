@@ -1,5 +1,6 @@
-"""The system of record on Azure Cosmos DB for NoSQL: documents, entities, names, contradictions,
-the entity-resolution log and the ingest manifest.
+"""The system of record on Azure Cosmos DB for NoSQL.
+
+Documents, entities, names, contradictions, the entity-resolution log and the ingest manifest.
 
 Containers and partition keys (chosen by how each is read):
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from groundgate.errors import ConfigError
@@ -99,7 +101,9 @@ class CosmosRecords:
             try:
                 from azure.cosmos import CosmosClient, documents
             except ImportError as exc:  # pragma: no cover - the azure extra is missing
-                raise ConfigError("the Azure backend needs the 'azure' extra: pip install 'groundgate[azure]'") from exc
+                raise ConfigError(
+                    "the Azure backend needs the 'azure' extra: pip install 'groundgate[azure]'"
+                ) from exc
             policy = documents.ConnectionPolicy()
             # One retry policy (ours, below), not two stacked: the SDK's throttle retries are off.
             policy.RetryOptions = type(policy.RetryOptions)(max_retry_attempt_count=0)
@@ -108,11 +112,15 @@ class CosmosRecords:
                 ssl = documents.SSLConfiguration()
                 ssl.SSLCaCerts = str(self.settings.cosmos_ca_file)
                 policy.SSLConfiguration = ssl
-            kwargs: dict[str, Any] = {"connection_policy": policy,
-                                      "connection_timeout": self.settings.timeout_s}
+            kwargs: dict[str, Any] = {
+                "connection_policy": policy,
+                "connection_timeout": self.settings.timeout_s,
+            }
             if self._transport is not None:
                 kwargs["transport"] = self._transport
-            self._client = CosmosClient(self.settings.cosmos_endpoint, credential=self._credential_value(), **kwargs)
+            self._client = CosmosClient(
+                self.settings.cosmos_endpoint, credential=self._credential_value(), **kwargs
+            )
         return self._client
 
     def _credential_value(self) -> Any:
@@ -151,7 +159,7 @@ class CosmosRecords:
         made = [f"database {self.settings.cosmos_database}"]
         for name, path in CONTAINERS.items():
             self.retrier.run(
-                lambda n=name, p=path: database.create_container_if_not_exists(n, partition_key=PartitionKey(path=p)),
+                partial(database.create_container_if_not_exists, name, partition_key=PartitionKey(path=path)),
                 f"create container {name}",
             )
             made.append(f"container {name} (partition key {path})")
@@ -159,19 +167,24 @@ class CosmosRecords:
 
     def drop_database(self) -> None:
         """Delete the whole database (tests and teardown only)."""
-        self.retrier.run(lambda: self._cosmos().delete_database(self.settings.cosmos_database),
-                         "delete the database")
+        self.retrier.run(
+            lambda: self._cosmos().delete_database(self.settings.cosmos_database), "delete the database"
+        )
         self._containers.clear()
 
     # ---- reading -----------------------------------------------------------------------
 
-    def query(self, container: str, sql: str, parameters: Sequence[tuple[str, Any]] = (), *,
-              what: str) -> list[dict[str, Any]]:
+    def query(
+        self, container: str, sql: str, parameters: Sequence[tuple[str, Any]] = (), *, what: str
+    ) -> list[dict[str, Any]]:
         """A parameterised query over ``container``, all pages, retried on 429/503."""
         params = [{"name": name, "value": value} for name, value in parameters]
         return self.retrier.run(
-            lambda: list(self._container(container).query_items(sql, parameters=params,
-                                                                enable_cross_partition_query=True)),
+            lambda: list(
+                self._container(container).query_items(
+                    sql, parameters=params, enable_cross_partition_query=True
+                )
+            ),
             what,
         )
 
@@ -179,45 +192,69 @@ class CosmosRecords:
         ids = list(dict.fromkeys(cosmos_id(k) for k in keys))
         rows: list[dict[str, Any]] = []
         for start in range(0, len(ids), LOOKUP_BATCH):
-            rows += self.query(container, "SELECT * FROM c WHERE ARRAY_CONTAINS(@ids, c.id)",
-                               [("@ids", ids[start : start + LOOKUP_BATCH])], what=what)
+            rows += self.query(
+                container,
+                "SELECT * FROM c WHERE ARRAY_CONTAINS(@ids, c.id)",
+                [("@ids", ids[start : start + LOOKUP_BATCH])],
+                what=what,
+            )
         return rows
 
     def document(self, doc_id: str) -> Document | None:
         """One document by id."""
-        rows = self.query("documents", "SELECT * FROM c WHERE c.id = @id", [("@id", cosmos_id(doc_id))],
-                          what="read a document")
+        rows = self.query(
+            "documents",
+            "SELECT * FROM c WHERE c.id = @id",
+            [("@id", cosmos_id(doc_id))],
+            what="read a document",
+        )
         return Document.model_validate(rows[0]["doc"]) if rows else None
 
     def documents(self, doc_ids: Iterable[str]) -> list[Document]:
         """The documents among ``doc_ids`` that exist."""
-        return [Document.model_validate(r["doc"]) for r in self._by_ids("documents", doc_ids, "read documents")]
+        return [
+            Document.model_validate(r["doc"]) for r in self._by_ids("documents", doc_ids, "read documents")
+        ]
 
     def documents_declaring(self, entity_id: str) -> list[Document]:
         """Documents whose front matter names ``entity_id``."""
-        rows = self.query("documents", "SELECT * FROM c WHERE ARRAY_CONTAINS(c.entity_ids, @eid)",
-                          [("@eid", entity_id)], what="read documents about an entity")
+        rows = self.query(
+            "documents",
+            "SELECT * FROM c WHERE ARRAY_CONTAINS(c.entity_ids, @eid)",
+            [("@eid", entity_id)],
+            what="read documents about an entity",
+        )
         return [Document.model_validate(r["doc"]) for r in rows]
 
     def document_state(self, doc_ids: Iterable[str]) -> dict[str, tuple[str, list[str]]]:
         """Document id to (content hash, chunk ids) for those that exist."""
-        return {r["doc_id"]: (r["hash"], list(r.get("chunk_ids") or []))
-                for r in self._by_ids("documents", doc_ids, "read document hashes")}
+        return {
+            r["doc_id"]: (r["hash"], list(r.get("chunk_ids") or []))
+            for r in self._by_ids("documents", doc_ids, "read document hashes")
+        }
 
     def entity(self, entity_id: str) -> Entity | None:
         """One entity by id."""
-        rows = self.query("entities", "SELECT * FROM c WHERE c.id = @id", [("@id", cosmos_id(entity_id))],
-                          what="read an entity")
+        rows = self.query(
+            "entities",
+            "SELECT * FROM c WHERE c.id = @id",
+            [("@id", cosmos_id(entity_id))],
+            what="read an entity",
+        )
         return Entity.model_validate(rows[0]["entity"]) if rows else None
 
     def entity_state(self, entity_ids: Iterable[str]) -> dict[str, tuple[str, list[str]]]:
         """Entity id to (content hash, names) for those that exist."""
-        return {r["entity_id"]: (r["hash"], list(r.get("names") or []))
-                for r in self._by_ids("entities", entity_ids, "read entity hashes")}
+        return {
+            r["entity_id"]: (r["hash"], list(r.get("names") or []))
+            for r in self._by_ids("entities", entity_ids, "read entity hashes")
+        }
 
     def entities(self, entity_ids: Iterable[str]) -> list[Entity]:
         """The entities among ``entity_ids`` that exist."""
-        return [Entity.model_validate(r["entity"]) for r in self._by_ids("entities", entity_ids, "read entities")]
+        return [
+            Entity.model_validate(r["entity"]) for r in self._by_ids("entities", entity_ids, "read entities")
+        ]
 
     def all_entities(self) -> list[Entity]:
         """Every entity, by id."""
@@ -226,22 +263,32 @@ class CosmosRecords:
 
     def entity_ids_named(self, name: str) -> list[str]:
         """Ids of the entities whose normalised id, name or alias is ``name`` (one partition)."""
-        rows = self.query("names", "SELECT c.entity_id FROM c WHERE c.name = @name", [("@name", name)],
-                          what="look up a name")
+        rows = self.query(
+            "names",
+            "SELECT c.entity_id FROM c WHERE c.name = @name",
+            [("@name", name)],
+            what="look up a name",
+        )
         return sorted({r["entity_id"] for r in rows})
 
     def contradictions(self, status: str | None) -> list[Contradiction]:
         """Register entries of ``status`` (every entry for ``None``), by id."""
         if status:
-            rows = self.query("contradictions", "SELECT * FROM c WHERE c.status = @status", [("@status", status)],
-                              what="read contradictions")
+            rows = self.query(
+                "contradictions",
+                "SELECT * FROM c WHERE c.status = @status",
+                [("@status", status)],
+                what="read contradictions",
+            )
         else:
             rows = self.query("contradictions", "SELECT * FROM c", what="read contradictions")
         return sorted((Contradiction.model_validate(r["entry"]) for r in rows), key=lambda c: c.id)
 
     def contradiction_origins(self, ids: Iterable[str]) -> dict[str, str]:
         """Contradiction id to origin, for those that exist."""
-        return {r["entry"]["id"]: r["origin"] for r in self._by_ids("contradictions", ids, "read contradictions")}
+        return {
+            r["entry"]["id"]: r["origin"] for r in self._by_ids("contradictions", ids, "read contradictions")
+        }
 
     def resolution_log(self) -> list[ResolutionDecision]:
         """Every logged decision, by ingest then order within it."""
@@ -251,7 +298,9 @@ class CosmosRecords:
 
     def manifest(self) -> dict[str, Any] | None:
         """The ingest manifest, if any ingest ever started."""
-        rows = self.query("meta", "SELECT * FROM c WHERE c.id = @id", [("@id", "ingest")], what="read the manifest")
+        rows = self.query(
+            "meta", "SELECT * FROM c WHERE c.id = @id", [("@id", "ingest")], what="read the manifest"
+        )
         return rows[0] if rows else None
 
     # ---- writing -----------------------------------------------------------------------

@@ -131,14 +131,18 @@ class FakeSearchService:
             if kind == "delete":
                 store.pop(key, None)
             elif kind == "merge" and key not in store:
-                results.append({"key": key, "status": False, "errorMessage": "Document not found.", "statusCode": 404})
+                results.append(
+                    {"key": key, "status": False, "errorMessage": "Document not found.", "statusCode": 404}
+                )
                 continue
             elif kind in ("merge", "mergeOrUpload") and key in store:
                 store[key] = {**store[key], **record}
             elif kind in ("upload", "mergeOrUpload"):
                 store[key] = record
             else:
-                results.append({"key": key, "status": False, "errorMessage": f"bad action {kind!r}", "statusCode": 400})
+                results.append(
+                    {"key": key, "status": False, "errorMessage": f"bad action {kind!r}", "statusCode": 400}
+                )
                 continue
             results.append({"key": key, "status": True, "errorMessage": None, "statusCode": 200})
         return results
@@ -155,7 +159,9 @@ class FakeSearchService:
         top = int(body.get("top") or 50)
         text = body.get("search")
         weights = self._weights(definition, body.get("scoringProfile"))
-        searchable = [n for n, f in fields.items() if f.get("searchable") and f.get("type") != "Collection(Edm.Single)"]
+        searchable = [
+            n for n, f in fields.items() if f.get("searchable") and f.get("type") != "Collection(Edm.Single)"
+        ]
         if body.get("searchFields"):
             searchable = [s.strip() for s in str(body["searchFields"]).split(",")]
         keyword: list[tuple[dict[str, Any], float]] = []
@@ -218,14 +224,21 @@ def _count(tokens: list[str], phrase: list[str]) -> int:
     return sum(1 for i in range(len(tokens) - n + 1) if tokens[i : i + n] == phrase)
 
 
-def _bm25(records: list[dict[str, Any]], phrases: list[list[str]], fields: list[str],
-          weights: dict[str, float], mode: str) -> list[tuple[dict[str, Any], float]]:
+def _bm25(
+    records: list[dict[str, Any]],
+    phrases: list[list[str]],
+    fields: list[str],
+    weights: dict[str, float],
+    mode: str,
+) -> list[tuple[dict[str, Any], float]]:
     if not phrases or not records:
         return []
     tokens = [{f: _field_tokens(r, f) for f in fields} for r in records]
     n = len(records)
     average = {f: (sum(len(t[f]) for t in tokens) / n) or 1.0 for f in fields}
-    frequency = {i: sum(1 for t in tokens if any(_count(t[f], p) for f in fields)) for i, p in enumerate(phrases)}
+    frequency = {
+        i: sum(1 for t in tokens if any(_count(t[f], p) for f in fields)) for i, p in enumerate(phrases)
+    }
     scored = []
     for record, fields_tokens in zip(records, tokens, strict=True):
         total = 0.0
@@ -382,8 +395,10 @@ def _compare(left: Any, op: str, right: Any) -> bool:
 
 
 def FakeSearchTransport(service: FakeSearchService | None = None) -> Any:  # noqa: N802
-    """An ``azure.core`` transport answering from ``service`` (a new one if not given); the
-    returned transport keeps every request in ``.requests`` and the service in ``.service``."""
+    """An ``azure.core`` transport answering from ``service`` (a new one if not given).
+
+    The transport keeps every request in ``.requests`` and the service in ``.service``.
+    """
     from groundgate.knowledge.azure.transports import HandlerTransport
 
     backing = service or FakeSearchService()
@@ -423,7 +438,9 @@ class _HTTPHandler(BaseHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def serve(host: str = "127.0.0.1", port: int = 0, service: FakeSearchService | None = None) -> ThreadingHTTPServer:
+def serve(
+    host: str = "127.0.0.1", port: int = 0, service: FakeSearchService | None = None
+) -> ThreadingHTTPServer:
     """An HTTP server for the fake on ``host:port`` (not started: call ``serve_forever``)."""
     handler = type("Handler", (_HTTPHandler,), {"service": service or FakeSearchService()})
     return ThreadingHTTPServer((host, port), handler)
@@ -433,12 +450,17 @@ def main(argv: Iterable[str] | None = None) -> None:
     """``python -m groundgate.knowledge.azure.fake_search --port N``: serve the fake on localhost."""
     import argparse
 
-    parser = argparse.ArgumentParser(description="A local FAKE of the Azure AI Search REST subset groundgate uses.")
+    parser = argparse.ArgumentParser(
+        description="A local FAKE of the Azure AI Search REST subset groundgate uses."
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=18083)
     args = parser.parse_args(list(argv) if argv is not None else None)
     server = serve(args.host, args.port)
-    print(f"FAKE Azure AI Search (groundgate test stand-in) on http://{args.host}:{server.server_address[1]}", flush=True)
+    print(
+        f"FAKE Azure AI Search (groundgate test stand-in) on http://{args.host}:{server.server_address[1]}",
+        flush=True,
+    )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

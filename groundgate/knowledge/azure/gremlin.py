@@ -74,13 +74,16 @@ class Scripts:
             ".property('xa', bStamp).property('rid', bRetiredRid).count()"
         )
         self.drop_current_edge = (
-            f"g.V().has('{pk}', bSid).has('eid', bSid).outE(bEtype).has('rid', bRid).has('xa', bCurrent).drop()"
+            f"g.V().has('{pk}', bSid).has('eid', bSid).outE(bEtype).has('rid', bRid)"
+            ".has('xa', bCurrent).drop()"
         )
         self.current_edges_from = (
             f"g.V().{many}.outE().has('xa', bCurrent).project('rid', 'h').by('rid').by('h')"
         )
         self.touching = f"g.V().{many}.bothE()"
-        self.project_edge = ".project('e', 's', 't').by(valueMap()).by(outV().values('eid')).by(inV().values('eid'))"
+        self.project_edge = (
+            ".project('e', 's', 't').by(valueMap()).by(outV().values('eid')).by(inV().values('eid'))"
+        )
         self.count_vertices = "g.V().limit(1).count()"
         self.drop_everything = "g.V().drop()"
 
@@ -184,7 +187,9 @@ class GremlinGraph:
         try:
             from gremlin_python.driver import client, serializer
         except ImportError as exc:  # pragma: no cover - the azure extra is missing
-            raise ConfigError("the Azure backend needs the 'azure' extra: pip install 'groundgate[azure]'") from exc
+            raise ConfigError(
+                "the Azure backend needs the 'azure' extra: pip install 'groundgate[azure]'"
+            ) from exc
         return client.Client(
             self.settings.gremlin_url,
             "g",
@@ -202,8 +207,9 @@ class GremlinGraph:
             try:
                 return list(client.submit(script, bindings).all().result(timeout=self.settings.timeout_s))
             except FutureTimeout:
+                where = self.settings.gremlin_url
                 raise StoreError(
-                    f"Gremlin: {what} timed out after {self.settings.timeout_s:g}s at {self.settings.gremlin_url}"
+                    f"Gremlin: {what} timed out after {self.settings.timeout_s:g}s at {where}"
                 ) from None
 
         return self.retrier.run(once, what)
@@ -240,7 +246,9 @@ class GremlinGraph:
         known_at: datetime | None = None,
     ) -> list[Relationship]:
         """Edges touching any of ``entity_ids``, filtered server-side, ordered as the port says."""
-        script = self.scripts.edges_touching(types=bool(types), as_of=as_of is not None, known_at=known_at is not None)
+        script = self.scripts.edges_touching(
+            types=bool(types), as_of=as_of is not None, known_at=known_at is not None
+        )
         found: dict[tuple[str, str], Relationship] = {}
         for part in _batches(list(dict.fromkeys(entity_ids)), LOOKUP_BATCH):
             bindings: dict[str, Any] = {"bIds": part}
@@ -311,39 +319,66 @@ class GremlinGraph:
         return found
 
     def current_edges_from(self, sources: Iterable[str]) -> dict[str, list[str]]:
-        """Relationship id to the content hashes of its current edges (more than one is a
-        duplicate left by an interrupted write)."""
+        """Relationship id to the content hashes of its current edges.
+
+        More than one hash for an id is a duplicate left by an interrupted write.
+        """
         found: dict[str, list[str]] = {}
         for part in _batches(list(dict.fromkeys(sources)), LOOKUP_BATCH):
-            for row in self.submit(self.scripts.current_edges_from, {"bIds": part, "bCurrent": NOT_RETIRED},
-                                   "read current relationships"):
+            for row in self.submit(
+                self.scripts.current_edges_from,
+                {"bIds": part, "bCurrent": NOT_RETIRED},
+                "read current relationships",
+            ):
                 found.setdefault(row["rid"], []).append(row["h"])
         return found
 
     def upsert_vertices(self, vertices: Sequence[tuple[str, str]]) -> None:
         """Create the missing ``(id, kind)`` vertices (idempotent)."""
         self._parallel(
-            [(self.scripts.upsert_vertex, {"bVid": vid, "bKind": kind}, f"write vertex {vid!r}")
-             for vid, kind in vertices]
+            [
+                (self.scripts.upsert_vertex, {"bVid": vid, "bKind": kind}, f"write vertex {vid!r}")
+                for vid, kind in vertices
+            ]
         )
 
-    def write_edges(self, added: Sequence[Relationship], retired: Sequence[Relationship],
-                    duplicated: Sequence[Relationship], stamp: datetime) -> None:
-        """Retire changed edges (kept, with ``xa`` set and ``@stamp`` on the id), drop
-        duplicates, then add the new versions."""
+    def write_edges(
+        self,
+        added: Sequence[Relationship],
+        retired: Sequence[Relationship],
+        duplicated: Sequence[Relationship],
+        stamp: datetime,
+    ) -> None:
+        """Retire changed edges, drop duplicates, then add the new versions.
+
+        A retired edge is kept, with ``xa`` set and ``@stamp`` on its id, so ``known_at`` sees it.
+        """
         marker = stamp.isoformat()
-        self._parallel([
-            (self.scripts.retire_edge,
-             {"bSid": e.source, "bEtype": e.type, "bRid": e.id, "bCurrent": NOT_RETIRED,
-              "bStamp": encode_instant(stamp), "bRetiredRid": f"{e.id}@{marker}"},
-             f"retire relationship {e.id!r}")
-            for e in retired
-        ] + [
-            (self.scripts.drop_current_edge,
-             {"bSid": e.source, "bEtype": e.type, "bRid": e.id, "bCurrent": NOT_RETIRED},
-             f"drop duplicate relationship {e.id!r}")
-            for e in duplicated
-        ])
+        self._parallel(
+            [
+                (
+                    self.scripts.retire_edge,
+                    {
+                        "bSid": e.source,
+                        "bEtype": e.type,
+                        "bRid": e.id,
+                        "bCurrent": NOT_RETIRED,
+                        "bStamp": encode_instant(stamp),
+                        "bRetiredRid": f"{e.id}@{marker}",
+                    },
+                    f"retire relationship {e.id!r}",
+                )
+                for e in retired
+            ]
+            + [
+                (
+                    self.scripts.drop_current_edge,
+                    {"bSid": e.source, "bEtype": e.type, "bRid": e.id, "bCurrent": NOT_RETIRED},
+                    f"drop duplicate relationship {e.id!r}",
+                )
+                for e in duplicated
+            ]
+        )
         results = self._parallel(
             [(self.scripts.add_edge, edge_bindings(e), f"write relationship {e.id!r}") for e in added]
         )

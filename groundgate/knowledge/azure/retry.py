@@ -36,8 +36,10 @@ _TIMESPAN = re.compile(r"^(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$")
 
 
 def parse_retry_after(ms: str | None = None, seconds: str | None = None) -> float | None:
-    """Seconds to wait from ``x-ms-retry-after-ms`` (ms, or a .NET TimeSpan as Cosmos Gremlin
-    sends it) or ``Retry-After`` (seconds); ``None`` when neither says.
+    """Seconds to wait, as the service asked; ``None`` when it did not say.
+
+    From ``x-ms-retry-after-ms`` (milliseconds, or a .NET TimeSpan as Cosmos Gremlin sends it)
+    or ``Retry-After`` (seconds).
     """
     if ms:
         text = str(ms).strip()

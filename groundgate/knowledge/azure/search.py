@@ -21,6 +21,7 @@ import json
 import threading
 from collections.abc import Callable, Sequence
 from datetime import date
+from functools import partial
 from typing import Any
 
 from groundgate.errors import ConfigError, StoreError
@@ -54,7 +55,16 @@ VECTOR_PROFILE = "groundgate-vector"
 SEMANTIC_CONFIGURATION = "groundgate-semantic"
 SCORING_PROFILE = "groundgate-fields"
 
-_EVIDENCE_SELECT = ["chunk_id", "doc_id", "title", "kind", "heading", "text", "effective_from", "effective_to"]
+_EVIDENCE_SELECT = [
+    "chunk_id",
+    "doc_id",
+    "title",
+    "kind",
+    "heading",
+    "text",
+    "effective_from",
+    "effective_to",
+]
 
 
 def search_key(record_id: str) -> str:
@@ -64,8 +74,13 @@ def search_key(record_id: str) -> str:
 
 def evidence_index(name: str, dimensions: int) -> dict[str, Any]:
     """The evidence index definition (REST shape)."""
-    text = {"type": "Edm.String", "searchable": True, "filterable": False, "retrievable": True,
-            "analyzer": "en.lucene"}
+    text = {
+        "type": "Edm.String",
+        "searchable": True,
+        "filterable": False,
+        "retrievable": True,
+        "analyzer": "en.lucene",
+    }
     stamp = {"type": "Edm.DateTimeOffset", "filterable": True, "sortable": True, "retrievable": True}
     return {
         "name": name,
@@ -73,33 +88,58 @@ def evidence_index(name: str, dimensions: int) -> dict[str, Any]:
             {"name": "key", "type": "Edm.String", "key": True, "filterable": True, "retrievable": True},
             {"name": "chunk_id", "type": "Edm.String", "filterable": True, "retrievable": True},
             {"name": "doc_id", "type": "Edm.String", "filterable": True, "retrievable": True},
-            {"name": "ordinal", "type": "Edm.Int32", "filterable": False, "sortable": True, "retrievable": True},
+            {
+                "name": "ordinal",
+                "type": "Edm.Int32",
+                "filterable": False,
+                "sortable": True,
+                "retrievable": True,
+            },
             {"name": "title", **text},
             {"name": "heading", **text},
             {"name": "text", **text},
-            {"name": "kind", "type": "Edm.String", "filterable": True, "facetable": True, "retrievable": True},
+            {
+                "name": "kind",
+                "type": "Edm.String",
+                "filterable": True,
+                "facetable": True,
+                "retrievable": True,
+            },
             {"name": "effective_from", **stamp},
             {"name": "effective_to", **stamp},
             {"name": "published_at", **stamp},
-            {"name": "vector", "type": "Collection(Edm.Single)", "searchable": True, "retrievable": False,
-             "dimensions": dimensions, "vectorSearchProfile": VECTOR_PROFILE},
+            {
+                "name": "vector",
+                "type": "Collection(Edm.Single)",
+                "searchable": True,
+                "retrievable": False,
+                "dimensions": dimensions,
+                "vectorSearchProfile": VECTOR_PROFILE,
+            },
         ],
         "scoringProfiles": [
             {"name": SCORING_PROFILE, "text": {"weights": {"title": 2.0, "heading": 1.5, "text": 1.0}}}
         ],
         "vectorSearch": {
             "algorithms": [
-                {"name": HNSW_ALGORITHM, "kind": "hnsw",
-                 "hnswParameters": {"m": 4, "efConstruction": 400, "efSearch": 500, "metric": "cosine"}}
+                {
+                    "name": HNSW_ALGORITHM,
+                    "kind": "hnsw",
+                    "hnswParameters": {"m": 4, "efConstruction": 400, "efSearch": 500, "metric": "cosine"},
+                }
             ],
             "profiles": [{"name": VECTOR_PROFILE, "algorithm": HNSW_ALGORITHM}],
         },
         "semantic": {
             "configurations": [
-                {"name": SEMANTIC_CONFIGURATION,
-                 "prioritizedFields": {"titleField": {"fieldName": "title"},
-                                       "prioritizedContentFields": [{"fieldName": "text"}],
-                                       "prioritizedKeywordsFields": [{"fieldName": "heading"}]}}
+                {
+                    "name": SEMANTIC_CONFIGURATION,
+                    "prioritizedFields": {
+                        "titleField": {"fieldName": "title"},
+                        "prioritizedContentFields": [{"fieldName": "text"}],
+                        "prioritizedKeywordsFields": [{"fieldName": "heading"}],
+                    },
+                }
             ]
         },
     }
@@ -113,13 +153,29 @@ def knowledge_index(name: str) -> dict[str, Any]:
         "fields": [
             {"name": "key", "type": "Edm.String", "key": True, "filterable": True, "retrievable": True},
             {"name": "entity_id", "type": "Edm.String", "filterable": True, "retrievable": True},
-            {"name": "kind", "type": "Edm.String", "filterable": True, "facetable": True, "retrievable": True},
+            {
+                "name": "kind",
+                "type": "Edm.String",
+                "filterable": True,
+                "facetable": True,
+                "retrievable": True,
+            },
             {"name": "name", **text},
-            {"name": "aliases", "type": "Collection(Edm.String)", "searchable": True, "retrievable": True,
-             "analyzer": "en.lucene"},
+            {
+                "name": "aliases",
+                "type": "Collection(Edm.String)",
+                "searchable": True,
+                "retrievable": True,
+                "analyzer": "en.lucene",
+            },
             {"name": "description", **text},
-            {"name": "entity_json", "type": "Edm.String", "searchable": False, "filterable": False,
-             "retrievable": True},
+            {
+                "name": "entity_json",
+                "type": "Edm.String",
+                "searchable": False,
+                "filterable": False,
+                "retrievable": True,
+            },
         ],
         "scoringProfiles": [
             {"name": SCORING_PROFILE, "text": {"weights": {"name": 3.0, "aliases": 2.0, "description": 1.0}}}
@@ -128,8 +184,11 @@ def knowledge_index(name: str) -> dict[str, Any]:
 
 
 def search_text(query: str) -> str | None:
-    """The query's content terms as quoted phrases for the simple syntax (any may match), so
-    no character of the question is read as an operator; ``None`` when no term is left."""
+    """The query's content terms as quoted phrases; ``None`` when no term is left.
+
+    In the simple syntax any phrase may match, and no character of the question can be read
+    as an operator.
+    """
     terms = content_terms(query, MAX_QUERY_TERMS)
     if not terms:
         return None
@@ -230,7 +289,9 @@ class SearchAdapter:
             try:
                 from azure.search.documents import SearchClient
             except ImportError as exc:  # pragma: no cover - the azure extra is missing
-                raise ConfigError("the Azure backend needs the 'azure' extra: pip install 'groundgate[azure]'") from exc
+                raise ConfigError(
+                    "the Azure backend needs the 'azure' extra: pip install 'groundgate[azure]'"
+                ) from exc
             self._clients[index] = SearchClient(
                 self.settings.search_endpoint, index, self._credential_value(), **self._kwargs()
             )
@@ -249,12 +310,18 @@ class SearchAdapter:
         from azure.search.documents.indexes import SearchIndexClient
         from azure.search.documents.indexes.models import SearchIndex
 
-        definitions = [evidence_index(self.evidence_name, self.settings.vector_dimensions),
-                       knowledge_index(self.knowledge_name)]
-        with SearchIndexClient(self.settings.search_endpoint, self._credential_value(), **self._kwargs()) as admin:
+        definitions = [
+            evidence_index(self.evidence_name, self.settings.vector_dimensions),
+            knowledge_index(self.knowledge_name),
+        ]
+        with SearchIndexClient(
+            self.settings.search_endpoint, self._credential_value(), **self._kwargs()
+        ) as admin:
             for definition in definitions:
-                self.retrier.run(lambda d=definition: admin.create_or_update_index(SearchIndex(d)),
-                                 f"create index {definition['name']}")
+                self.retrier.run(
+                    partial(admin.create_or_update_index, SearchIndex(definition)),
+                    f"create index {definition['name']}",
+                )
         return [f"index {d['name']}" for d in definitions]
 
     # ---- writing ---------------------------------------------------------------------
@@ -263,7 +330,7 @@ class SearchAdapter:
         client = self._client(index)
         for start in range(0, len(actions), UPLOAD_BATCH):
             part = actions[start : start + UPLOAD_BATCH]
-            results = self.retrier.run(lambda p=part: client.index_documents(_batch(p)), what)
+            results = self.retrier.run(partial(client.index_documents, _batch(part)), what)
             failed = [r for r in results if not r.succeeded]
             if failed:
                 first = failed[0]
@@ -272,8 +339,9 @@ class SearchAdapter:
                     f"(first: status {first.status_code}, {first.error_message})"
                 )
 
-    def upload_chunks(self, document: Document, chunks: Sequence[Chunk],
-                      vectors: dict[str, list[float]]) -> list[dict[str, Any]]:
+    def upload_chunks(
+        self, document: Document, chunks: Sequence[Chunk], vectors: dict[str, list[float]]
+    ) -> list[dict[str, Any]]:
         """The upload actions for one document's chunks (sent by ``flush``)."""
         actions = []
         for chunk in chunks:
@@ -296,25 +364,38 @@ class SearchAdapter:
                 if len(vector) != self.settings.vector_dimensions:
                     raise ConfigError(
                         f"the embedder gives {len(vector)} dimensions but the evidence index holds "
-                        f"{self.settings.vector_dimensions}; set GROUNDGATE_AZURE_VECTOR_DIMENSIONS and provision"
+                        f"{self.settings.vector_dimensions}; set GROUNDGATE_AZURE_VECTOR_DIMENSIONS "
+                        "and provision"
                     )
                 record["vector"] = list(vector)
             actions.append(record)
         return actions
 
-    def write(self, chunk_actions: list[dict[str, Any]], stale_chunk_ids: Sequence[str],
-              entities: Sequence[Entity]) -> None:
+    def write(
+        self, chunk_actions: list[dict[str, Any]], stale_chunk_ids: Sequence[str], entities: Sequence[Entity]
+    ) -> None:
         """Upload chunks, delete chunks that no longer exist, upload entities."""
         deletes = [{"@search.action": "delete", "key": search_key(cid)} for cid in stale_chunk_ids]
         if chunk_actions or deletes:
             self._index(self.evidence_name, [*deletes, *chunk_actions], "upload evidence")
         if entities:
-            self._index(self.knowledge_name, [
-                {"@search.action": "mergeOrUpload", "key": search_key(e.id), "entity_id": e.id, "kind": e.kind,
-                 "name": e.name, "aliases": list(e.aliases), "description": e.description,
-                 "entity_json": json.dumps(e.model_dump(mode="json"))}
-                for e in entities
-            ], "upload knowledge")
+            self._index(
+                self.knowledge_name,
+                [
+                    {
+                        "@search.action": "mergeOrUpload",
+                        "key": search_key(e.id),
+                        "entity_id": e.id,
+                        "kind": e.kind,
+                        "name": e.name,
+                        "aliases": list(e.aliases),
+                        "description": e.description,
+                        "entity_json": json.dumps(e.model_dump(mode="json")),
+                    }
+                    for e in entities
+                ],
+                "upload knowledge",
+            )
 
     # ---- querying --------------------------------------------------------------------
 
@@ -366,30 +447,42 @@ class SearchAdapter:
         rows = self._search(self.evidence_name, "search evidence", **kwargs)
         return _evidence_hits(rows, self._score, query)
 
-    def search_knowledge(self, query: str, *, top_k: int = 8, kinds: Sequence[str] = ()) -> list[KnowledgeHit]:
+    def search_knowledge(
+        self, query: str, *, top_k: int = 8, kinds: Sequence[str] = ()
+    ) -> list[KnowledgeHit]:
         """Keyword search over entity names, aliases and descriptions, best first."""
         top_k = max(1, min(top_k, MAX_TOP_K))
         text = search_text(query)
         if text is None:
             return []
-        kwargs: dict[str, Any] = {"search_text": text, "search_mode": "any", "scoring_profile": SCORING_PROFILE,
-                                  "select": ["entity_id", "entity_json"], "top": top_k}
+        kwargs: dict[str, Any] = {
+            "search_text": text,
+            "search_mode": "any",
+            "scoring_profile": SCORING_PROFILE,
+            "select": ["entity_id", "entity_json"],
+            "top": top_k,
+        }
         flt = odata_filter(kinds=kinds)
         if flt:
             kwargs["filter"] = flt
         rows = self._search(self.knowledge_name, "search knowledge", **kwargs)
-        scored = sorted(((float(r.get("@search.score") or 0.0), r) for r in rows),
-                        key=lambda pair: (-pair[0], pair[1]["entity_id"]))
+        scored = sorted(
+            ((float(r.get("@search.score") or 0.0), r) for r in rows),
+            key=lambda pair: (-pair[0], pair[1]["entity_id"]),
+        )
         scored = [(s, r) for s, r in scored if s > 0]
         if not scored:
             return []
         best = scored[0][0]
-        return [KnowledgeHit(entity=Entity.model_validate(json.loads(r["entity_json"])), score=round(s / best, 4))
-                for s, r in scored]
+        return [
+            KnowledgeHit(entity=Entity.model_validate(json.loads(r["entity_json"])), score=round(s / best, 4))
+            for s, r in scored
+        ]
 
 
-def _evidence_hits(rows: list[dict[str, Any]], score: Callable[[dict[str, Any]], float],
-                   query: str) -> list[EvidenceHit]:
+def _evidence_hits(
+    rows: list[dict[str, Any]], score: Callable[[dict[str, Any]], float], query: str
+) -> list[EvidenceHit]:
     ranked = sorted(((score(r), r) for r in rows), key=lambda pair: -pair[0])
     ranked = [(s, r) for s, r in ranked if s > 0]
     if not ranked:
@@ -401,13 +494,21 @@ def _evidence_hits(rows: list[dict[str, Any]], score: Callable[[dict[str, Any]],
         normalised = round(raw / best, 4)
         if normalised <= 0.0:
             continue
-        hits.append(EvidenceHit(
-            chunk_id=row["chunk_id"], doc_id=row["doc_id"], title=row.get("title") or "",
-            kind=row.get("kind") or "document", heading=row.get("heading") or "", text=row.get("text") or "",
-            score=normalised,
-            coverage=round(coverage(terms, f"{row.get('heading') or ''} {row.get('text') or ''}"), 4),
-            validity=Validity(valid_from=_day(row.get("effective_from")), valid_to=_day(row.get("effective_to"))),
-        ))
+        hits.append(
+            EvidenceHit(
+                chunk_id=row["chunk_id"],
+                doc_id=row["doc_id"],
+                title=row.get("title") or "",
+                kind=row.get("kind") or "document",
+                heading=row.get("heading") or "",
+                text=row.get("text") or "",
+                score=normalised,
+                coverage=round(coverage(terms, f"{row.get('heading') or ''} {row.get('text') or ''}"), 4),
+                validity=Validity(
+                    valid_from=_day(row.get("effective_from")), valid_to=_day(row.get("effective_to"))
+                ),
+            )
+        )
     return hits
 
 

@@ -62,9 +62,6 @@ class AzureSettings:
     """The Gremlin account's key (Cosmos Gremlin accepts keys only)."""
     gremlin_partition_key: str = "pk"
     """The vertex property the graph is partitioned on (the container's ``/pk`` path)."""
-    gremlin_account_endpoint: str | None = None
-    """The Gremlin account's ``https://<acct>.documents.azure.com`` endpoint, used only by
-    ``provision`` to create the database and graph; ``None`` skips that step."""
     timeout_s: float = 10.0
     """Connect and read timeout of each request, seconds."""
     retry: RetrySettings = field(default_factory=RetrySettings)
@@ -79,17 +76,17 @@ class AzureSettings:
         if self.vector_dimensions < 1:
             raise ConfigError("AzureSettings.vector_dimensions must be positive")
         if self.gremlin_partition_key in ("id", "label", "eid"):
-            raise ConfigError("AzureSettings.gremlin_partition_key must not be 'id', 'label' or 'eid'")
+            raise ConfigError("the Gremlin partition key property must not be 'id', 'label' or 'eid'")
 
     @property
     def graph_database(self) -> str | None:
         """The Cosmos database named by ``gremlin_username`` (``/dbs/<db>/colls/<graph>``)."""
-        return _username_part(self.gremlin_username, 1)
+        return _username_part(self.gremlin_username, 2)
 
     @property
     def graph_name(self) -> str | None:
         """The Cosmos graph named by ``gremlin_username``."""
-        return _username_part(self.gremlin_username, 3)
+        return _username_part(self.gremlin_username, 4)
 
     def with_changes(self, **changes: Any) -> AzureSettings:
         """A copy with some fields changed."""
@@ -102,12 +99,16 @@ class AzureSettings:
         Raises:
             ConfigError: A required variable is missing or a number is malformed.
         """
-        missing = [ENV_NAMES[k] for k in ("search_endpoint", "cosmos_endpoint", "gremlin_url")
-                   if not env.get(ENV_NAMES[k])]
+        missing = [
+            ENV_NAMES[k]
+            for k in ("search_endpoint", "cosmos_endpoint", "gremlin_url")
+            if not env.get(ENV_NAMES[k])
+        ]
         if missing:
             raise ConfigError(
-                "the Azure backend needs " + ", ".join(missing)
-                + " (for local servers: eval \"$(bash scripts/local-backends.sh env)\")"
+                "the Azure backend needs "
+                + ", ".join(missing)
+                + ' (for local servers: eval "$(bash scripts/local-backends.sh env)")'
             )
 
         def text(key: str) -> str | None:
@@ -136,7 +137,6 @@ class AzureSettings:
             gremlin_username=text("gremlin_username"),
             gremlin_key=text("gremlin_key"),
             gremlin_partition_key=text("gremlin_partition_key") or "pk",
-            gremlin_account_endpoint=text("gremlin_account_endpoint"),
         )
 
 
@@ -155,11 +155,11 @@ ENV_NAMES: dict[str, str] = {
     "gremlin_username": "GROUNDGATE_AZURE_GREMLIN_USERNAME",
     "gremlin_key": "GROUNDGATE_AZURE_GREMLIN_KEY",
     "gremlin_partition_key": "GROUNDGATE_AZURE_GREMLIN_PARTITION_KEY",
-    "gremlin_account_endpoint": "GROUNDGATE_AZURE_GREMLIN_ACCOUNT_ENDPOINT",
 }
 """Setting name to environment variable, as ``from_env`` reads them."""
 
 
 def _username_part(username: str | None, index: int) -> str | None:
     parts = (username or "").split("/")
-    return parts[index] if len(parts) == 4 and parts[0] == "" else None
+    shaped = len(parts) == 5 and parts[0] == "" and parts[1] == "dbs" and parts[3] == "colls"
+    return parts[index] if shaped else None

@@ -57,12 +57,15 @@ def _last_by_id(items: Sequence[Any]) -> list[Any]:
 
 
 class AzureStore:
-    """The composite Azure backend. Build it with :meth:`from_settings`; call :meth:`provision`
-    once (idempotent) before the first ingest. ``read_only_view()`` is what the agent gets.
+    """The composite Azure backend.
+
+    Build it with :meth:`from_settings`; call :meth:`provision` once (idempotent) before the
+    first ingest. ``read_only_view()`` is what the agent gets.
     """
 
-    def __init__(self, search: SearchAdapter, records: CosmosRecords, graph: GremlinGraph, *,
-                 read_only: bool = False) -> None:
+    def __init__(
+        self, search: SearchAdapter, records: CosmosRecords, graph: GremlinGraph, *, read_only: bool = False
+    ) -> None:
         self.search = search
         self.records = records
         self.graph = graph
@@ -128,7 +131,10 @@ class AzureStore:
 
     def __str__(self) -> str:
         s = self.search.settings
-        return f"azure (search {s.search_endpoint}, cosmos {s.cosmos_endpoint} db {s.cosmos_database}, gremlin {s.gremlin_url})"
+        return (
+            f"azure (search {s.search_endpoint}, cosmos {s.cosmos_endpoint} db {s.cosmos_database}, "
+            f"gremlin {s.gremlin_url})"
+        )
 
     # ---- evidence and knowledge search (AI Search) ---------------------------------------
 
@@ -142,9 +148,13 @@ class AzureStore:
         query_vector: Sequence[float] | None = None,
     ) -> list[EvidenceHit]:
         """Hybrid evidence search, best first, scores normalised to 0..1."""
-        return self.search.search_evidence(query, top_k=top_k, as_of=as_of, kinds=kinds, query_vector=query_vector)
+        return self.search.search_evidence(
+            query, top_k=top_k, as_of=as_of, kinds=kinds, query_vector=query_vector
+        )
 
-    def search_knowledge(self, query: str, *, top_k: int = 8, kinds: Sequence[str] = ()) -> list[KnowledgeHit]:
+    def search_knowledge(
+        self, query: str, *, top_k: int = 8, kinds: Sequence[str] = ()
+    ) -> list[KnowledgeHit]:
         """Search entities by name, aliases and description, best first."""
         return self.search.search_knowledge(query, top_k=top_k, kinds=kinds)
 
@@ -181,8 +191,10 @@ class AzureStore:
         wanted = set(entity_ids)
         terms = content_terms(topic or "")
         return [
-            entry for entry in found
-            if wanted & set(entry.entity_ids) or wanted & set(entry.source_ids)
+            entry
+            for entry in found
+            if wanted & set(entry.entity_ids)
+            or wanted & set(entry.source_ids)
             or (terms and coverage(terms, entry.topic) >= 0.5)
         ]
 
@@ -238,8 +250,11 @@ class AzureStore:
         stamp = encode_instant(now)
         manifest = self.records.manifest()
         repair = manifest is not None and manifest.get("state") != "complete"
-        self.records.upsert("meta", [{"id": "ingest", "state": "writing", "started": stamp,
-                                      "repairing": repair}], "mark the ingest")
+        self.records.upsert(
+            "meta",
+            [{"id": "ingest", "state": "writing", "started": stamp, "repairing": repair}],
+            "mark the ingest",
+        )
 
         documents = _last_by_id(batch.documents)
         entities = _last_by_id(batch.entities)
@@ -264,8 +279,9 @@ class AzureStore:
             keep = {c.id for c in fresh}
             stale_chunks += [cid for cid in old_chunks if cid not in keep]
         entity_state = self.records.entity_state([e.id for e in entities])
-        changed_entities = [e for e in entities
-                            if repair or entity_state.get(e.id, (None, []))[0] != content_hash(e)]
+        changed_entities = [
+            e for e in entities if repair or entity_state.get(e.id, (None, []))[0] != content_hash(e)
+        ]
 
         # 1. the search indexes
         self.search.write(chunk_actions, stale_chunks, changed_entities)
@@ -292,30 +308,77 @@ class AzureStore:
         self.graph.write_edges(added, retired, duplicated, now)
 
         # 3. the system of record, hashes last
-        self.records.upsert("documents", [
-            {"id": cosmos_id(doc.id), "doc_id": doc.id, "doc": doc.model_dump(mode="json"), "hash": digest,
-             "chunk_ids": [c.id for c in chunks_by_doc.get(doc.id, [])], "entity_ids": list(doc.entity_ids)}
-            for doc, digest in changed_docs
-        ], "write document")
-        gone_names = [(cosmos_id(e.id), name) for e in changed_entities
-                      for name in entity_state.get(e.id, (None, []))[1] if name not in _entity_names(e)]
-        self.records.delete("names", gone_names, "delete name")
-        self.records.upsert("names", [
-            {"id": cosmos_id(e.id), "name": name, "entity_id": e.id}
-            for e in changed_entities for name in _entity_names(e)
-        ], "write name")
-        self.records.upsert("entities", [
-            {"id": cosmos_id(e.id), "entity_id": e.id, "entity": e.model_dump(mode="json"),
-             "hash": content_hash(e), "names": _entity_names(e)}
+        self.records.upsert(
+            "documents",
+            [
+                {
+                    "id": cosmos_id(doc.id),
+                    "doc_id": doc.id,
+                    "doc": doc.model_dump(mode="json"),
+                    "hash": digest,
+                    "chunk_ids": [c.id for c in chunks_by_doc.get(doc.id, [])],
+                    "entity_ids": list(doc.entity_ids),
+                }
+                for doc, digest in changed_docs
+            ],
+            "write document",
+        )
+        gone_names = [
+            (cosmos_id(e.id), name)
             for e in changed_entities
-        ], "write entity")
+            for name in entity_state.get(e.id, (None, []))[1]
+            if name not in _entity_names(e)
+        ]
+        self.records.delete("names", gone_names, "delete name")
+        self.records.upsert(
+            "names",
+            [
+                {"id": cosmos_id(e.id), "name": name, "entity_id": e.id}
+                for e in changed_entities
+                for name in _entity_names(e)
+            ],
+            "write name",
+        )
+        self.records.upsert(
+            "entities",
+            [
+                {
+                    "id": cosmos_id(e.id),
+                    "entity_id": e.id,
+                    "entity": e.model_dump(mode="json"),
+                    "hash": content_hash(e),
+                    "names": _entity_names(e),
+                }
+                for e in changed_entities
+            ],
+            "write entity",
+        )
         opened = self._write_contradictions(_last_by_id(batch.contradictions))
-        self.records.upsert("resolution_log", [
-            {"id": f"{stamp}:{seq:06d}", "ingest": stamp, "seq": seq, "decision": d.model_dump(mode="json")}
-            for seq, d in enumerate(batch.resolution_log)
-        ], "log resolution decision")
-        self.records.upsert("meta", [{"id": "ingest", "state": "complete", "started": stamp,
-                                      "finished": encode_instant(datetime.now(now.tzinfo))}], "mark the ingest")
+        self.records.upsert(
+            "resolution_log",
+            [
+                {
+                    "id": f"{stamp}:{seq:06d}",
+                    "ingest": stamp,
+                    "seq": seq,
+                    "decision": d.model_dump(mode="json"),
+                }
+                for seq, d in enumerate(batch.resolution_log)
+            ],
+            "log resolution decision",
+        )
+        self.records.upsert(
+            "meta",
+            [
+                {
+                    "id": "ingest",
+                    "state": "complete",
+                    "started": stamp,
+                    "finished": encode_instant(datetime.now(now.tzinfo)),
+                }
+            ],
+            "mark the ingest",
+        )
         return WriteReport(
             documents_written=len(changed_docs),
             documents_unchanged=len(documents) - len(changed_docs),
@@ -330,8 +393,17 @@ class AzureStore:
         existing = self.records.contradiction_origins([c.id for c in entries])
         # A detected entry is never re-opened or closed by ingest; declared ones follow the corpus.
         write = [c for c in entries if not (c.id in existing and c.origin == "detected")]
-        self.records.upsert("contradictions", [
-            {"id": cosmos_id(c.id), "status": c.status, "origin": c.origin, "entry": c.model_dump(mode="json")}
-            for c in write
-        ], "write contradiction")
+        self.records.upsert(
+            "contradictions",
+            [
+                {
+                    "id": cosmos_id(c.id),
+                    "status": c.status,
+                    "origin": c.origin,
+                    "entry": c.model_dump(mode="json"),
+                }
+                for c in write
+            ],
+            "write contradiction",
+        )
         return sum(1 for c in entries if c.id not in existing)

@@ -1,5 +1,7 @@
-"""``azure.core`` transports for tests and local runs: record requests, answer them from a
-handler, or inject faults (429, 503, timeouts, refused connections) in front of a real one.
+"""``azure.core`` transports for tests and local runs.
+
+They record requests, answer them from a handler, or inject faults (429, 503, timeouts,
+refused connections) in front of a real transport.
 
 Both SDKs (azure-search-documents and azure-cosmos) accept ``transport=``; whatever passes
 through here is exactly what would have gone on the wire.
@@ -124,8 +126,10 @@ class _BaseTransport(HttpTransport):
 
 
 class HandlerTransport(_BaseTransport):
-    """Answers every request from ``handler(recorded, request) -> (status, body, headers)``,
-    keeping each request in ``requests``."""
+    """Answers every request from ``handler(recorded, request) -> (status, body, headers)``.
+
+    Each request is kept in ``requests``.
+    """
 
     def __init__(self, handler: Callable[[RecordedRequest, Any], tuple[int, Any, dict[str, str]]]) -> None:
         self.handler = handler
@@ -186,4 +190,6 @@ class FaultTransport(_BaseTransport):
             return self.inner.send(request, **kwargs)
         if fault.raise_error is not None:
             raise fault.raise_error
-        return make_response(request, fault.status, fault.body if fault.body is not None else {}, fault.headers)
+        return make_response(
+            request, fault.status, fault.body if fault.body is not None else {}, fault.headers
+        )
