@@ -8,7 +8,6 @@ START -> plan -> [tool calls?] -> tool_call -> bound_check -> plan ...
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +16,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from groundgate.graph.context import Bounds, Context, ToolRunner
+from groundgate.graph.context import Bounds, Context, ToolRunner, bind_context
 from groundgate.graph.state import AgentInput, AgentOutput, AgentState
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.port import KnowledgeStore
@@ -38,14 +37,6 @@ __all__ = ["build_agent", "build_graph"]
 Node = Callable[[AgentState, Runtime[Context]], dict[str, Any]]
 
 
-def _bound(node: Node, ctx: Context) -> Node:
-    """Give the node this agent's context even inside a parent graph with its own."""
-
-    @functools.wraps(node)
-    def run(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-        return node(state, runtime.override(context=ctx))
-
-    return run
 
 
 def build_graph(ctx: Context | None = None) -> StateGraph:
@@ -64,7 +55,7 @@ def build_graph(ctx: Context | None = None) -> StateGraph:
         "gate": gate,
     }
     for name, node in nodes.items():
-        graph.add_node(name, _bound(node, ctx) if ctx is not None else node)
+        graph.add_node(name, bind_context(node, ctx) if ctx is not None else node)
     graph.add_edge(START, "plan")
     graph.add_conditional_edges("plan", route_after_plan, ["tool_call", "compose"])
     graph.add_edge("tool_call", "bound_check")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
+from langgraph.runtime import Runtime
 
 from groundgate.errors import ConfigError
 from groundgate.knowledge.embed import Embedder
@@ -16,7 +17,7 @@ from groundgate.tools.base import ToolDeps
 from groundgate.tools.envelope import Envelope
 from groundgate.tools.registry import ALL_TOOLS, execute, select
 
-__all__ = ["Bounds", "Context", "ToolRunner"]
+__all__ = ["Bounds", "Context", "ToolRunner", "bind_context"]
 
 
 class ToolRunner(Protocol):
@@ -76,3 +77,19 @@ class Context:
 
     def __post_init__(self) -> None:
         select(self.tools)  # an unknown tool name is a developer error, raised at build time
+
+
+def bind_context(node: Callable[[Any, Runtime[Any]], Any], context: Any) -> Callable[[Any], Any]:
+    """``node`` with a fixed runtime context, whatever graph runs it.
+
+    The runtime is built once here rather than per call: a compiled agent carries its own
+    store, model and policies even inside a parent graph that has a context of its own.
+    """
+    runtime: Runtime[Any] = Runtime(context=context)
+
+    def run(state: Any) -> Any:
+        return node(state, runtime)
+
+    run.__name__ = getattr(node, "__name__", "node")
+    run.__doc__ = node.__doc__
+    return run

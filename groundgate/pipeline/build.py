@@ -13,7 +13,6 @@ same grounding and the same policies. Input ``{"question", "as_of"}``, output
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -22,7 +21,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from groundgate.graph.context import ToolRunner
+from groundgate.graph.context import ToolRunner, bind_context
 from groundgate.graph.state import AgentInput, AgentOutput
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.port import KnowledgeStore
@@ -41,14 +40,6 @@ __all__ = ["build_pipeline", "build_pipeline_graph"]
 Node = Callable[[Any, Runtime[Any]], dict[str, Any]]
 
 
-def _bound(node: Node, ctx: PipelineContext) -> Node:
-    """Give the node this pipeline's context even inside a parent graph with its own."""
-
-    @functools.wraps(node)
-    def run(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
-        return node(state, runtime.override(context=ctx))
-
-    return run
 
 
 def build_pipeline_graph(
@@ -67,7 +58,7 @@ def build_pipeline_graph(
         "gate": gate,
     }
     for name, node in nodes.items():
-        graph.add_node(name, cast(Any, _bound(node, ctx) if ctx is not None else node))
+        graph.add_node(name, cast(Any, bind_context(node, ctx) if ctx is not None else node))
     graph.add_edge(START, "retrieve")
     graph.add_edge("retrieve", "rerank")
     graph.add_edge("rerank", "answer")

@@ -24,7 +24,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from groundgate.graph.build import build_agent
-from groundgate.graph.context import Bounds, ToolRunner
+from groundgate.graph.context import Bounds, ToolRunner, bind_context
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.pipeline.build import build_pipeline
@@ -236,7 +236,7 @@ def build_router(
     )
     nodes = {"pipeline": run_pipeline, "decide": decide, "agent": run_agent, "finish": finish}
     for node_name, node in nodes.items():
-        graph.add_node(node_name, _bound(node, ctx))
+        graph.add_node(node_name, bind_context(node, ctx))
     graph.add_edge(START, "pipeline")
     graph.add_edge("pipeline", "decide")
     graph.add_conditional_edges("decide", route_after_decide, ["agent", "finish"])
@@ -245,9 +245,3 @@ def build_router(
     return graph.compile(name=name)
 
 
-def _bound(node: Any, ctx: RouterContext) -> Any:
-    def run(state: RouterState, runtime: Runtime[RouterContext]) -> dict[str, Any]:
-        return node(state, runtime.override(context=ctx))
-
-    run.__name__ = node.__name__
-    return run
