@@ -64,6 +64,8 @@ def stem(word: str) -> str:
             if suffix in ("ies", "ied"):
                 return word[: -len(suffix)] + "y"
             return word[: -len(suffix)]
+    if word.endswith("e") and len(word) >= 4 and word[-2] not in "aeiou":
+        return word[:-1]  # "include" and "included" meet at "includ"
     return word
 
 
