@@ -11,6 +11,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
+from groundgate.models.offline import tool_name
+
 __all__ = ["ScriptedChatModel", "answer", "call"]
 
 Step = AIMessage | Callable[[list[BaseMessage]], AIMessage]
@@ -44,13 +46,7 @@ class ScriptedChatModel(BaseChatModel):
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
         """Remember the tool names; the script decides what is called."""
-        names = []
-        for tool in tools:
-            if isinstance(tool, dict):
-                names.append(tool.get("function", tool).get("name"))
-            else:
-                names.append(getattr(tool, "name", getattr(tool, "__name__", str(tool))))
-        self.bound_tools = names
+        self.bound_tools = [tool_name(tool) for tool in tools]
         return self
 
     def _generate(
