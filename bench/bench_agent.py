@@ -147,8 +147,13 @@ class PlainState(TypedDict, total=False):
     trace: dict[str, Any]
 
 
-def build_plain(store: SQLiteStore, model: ScriptedChatModel, clock: Clock, *, finish: bool) -> Any:
+def build_plain(
+    store: SQLiteStore, model: ScriptedChatModel, clock: Clock, *, finish: bool, check: bool = False
+) -> Any:
     """A minimal hand-written agent loop; with ``finish``, groundgate's last three nodes too.
+
+    With ``check``, a plain bound-check node sits between tools and model, so the plain graph
+    has the same number of steps as groundgate's (the issue's comparison).
 
     Like a typical LangGraph agent (and like ``ToolNode``), it binds the tools once, keeps
     the system prompt fixed and runs a round's tool calls on a thread pool. It sends the
@@ -190,7 +195,20 @@ def build_plain(store: SQLiteStore, model: ScriptedChatModel, clock: Clock, *, f
     graph.add_node("tools", tools_node)
     graph.add_edge(START, "model")
     graph.add_conditional_edges("model", route, ["tools", "compose" if finish else END])
-    graph.add_edge("tools", "model")
+    if check:
+        started_at = time.time()
+
+        def check_node(state: PlainState) -> dict[str, Any]:
+            rounds = sum(1 for m in state["messages"] if isinstance(m, AIMessage) and m.tool_calls)
+            if rounds >= 8 or time.time() - started_at > 600:
+                raise RuntimeError("bound reached")  # never in this script
+            return {}
+
+        graph.add_node("check", check_node)
+        graph.add_edge("tools", "check")
+        graph.add_edge("check", "model")
+    else:
+        graph.add_edge("tools", "model")
     if finish:
         runtime = SimpleNamespace(context=Context(store=store, model=model, model_name="scripted"))
 
@@ -223,6 +241,8 @@ def bench_overhead(store: SQLiteStore, reps: int, rounds: int, calls: int) -> di
     full_model = ScriptedChatModel(script=script)
     plain = build_plain(store, plain_model, plain_clock, finish=False)
     full = build_plain(store, full_model, full_clock, finish=True)
+    same_clock, same_model = Clock(), ScriptedChatModel(script=script)
+    same = build_plain(store, same_model, same_clock, finish=True, check=True)
     first = HumanMessage(question_message(QUESTION, None))
 
     def run_gg(collect: bool = True) -> tuple[float, float, float, dict[str, Any]]:
@@ -248,9 +268,10 @@ def bench_overhead(store: SQLiteStore, reps: int, rounds: int, calls: int) -> di
 
     for _ in range(WARMUP):
         run_gg(), run_plain(plain, plain_model, plain_clock), run_plain(full, full_model, full_clock)
+        run_plain(same, same_model, same_clock)
 
     rows: dict[str, dict[str, list[float]]] = {
-        k: {"wall": [], "model": [], "tool": [], "over": []} for k in ("gg", "plain", "full")
+        k: {"wall": [], "model": [], "tool": [], "over": []} for k in ("gg", "plain", "full", "same")
     }
     finish: list[float] = []
     sample: dict[str, Any] = {}
@@ -259,6 +280,7 @@ def bench_overhead(store: SQLiteStore, reps: int, rounds: int, calls: int) -> di
             ("gg", run_gg),
             ("plain", lambda: run_plain(plain, plain_model, plain_clock)),
             ("full", lambda: run_plain(full, full_model, full_clock)),
+            ("same", lambda: run_plain(same, same_model, same_clock)),
         ):
             wall, model_ms, tool_ms, out = fn()
             row = rows[key]
@@ -288,9 +310,10 @@ def report_overhead(res: dict[str, Any], reps: int, rounds: int, calls: int) -> 
         "gg": "groundgate agent (loop+finish)",
         "full": "plain LangGraph loop + finish",
         "plain": "plain LangGraph loop only",
+        "same": "plain, same steps (+check, finish)",
     }
     med: dict[str, float] = {}
-    for key in ("gg", "full", "plain"):
+    for key in ("gg", "same", "full", "plain"):
         row = rows[key]
         cells = []
         for col in ("wall", "model", "tool", "over"):
@@ -305,6 +328,10 @@ def report_overhead(res: dict[str, Any], reps: int, rounds: int, calls: int) -> 
     print(f"{'groundgate loop only (- finish)':<34}{'':>48}{f'{gl_med:7.2f} /{gl_p95:7.2f}':>16}")
     print()
     full_pct = (med["gg"] / med["full"] - 1) * 100
+    same_pct = (med["gg"] / med["same"] - 1) * 100
+    print(f"same steps: our graph's overhead {med['gg']:.2f} ms vs {med['same']:.2f} ms for a plain graph with "
+          f"the same nodes per round and the same finish -> our nodes add {same_pct:+.0f}% "
+          f"(the issue's target: < {TARGET_PCT:.0f}%)")
     loop_pct = (gl_med / med["plain"] - 1) * 100
     gg_wall = _pct(rows["gg"]["wall"])[0]
     print(f"full      : our graph's overhead {med['gg']:.2f} ms vs {med['full']:.2f} ms for a plain graph "
