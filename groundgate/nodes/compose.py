@@ -8,10 +8,11 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from groundgate.answer.claims import split_claims
-from groundgate.answer.extractive import extractive_draft
 from groundgate.answer.model import Answer
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
+from groundgate.models.offline_answer import compose as extractive_answer
+from groundgate.models.offline_trace import read_transcript
 
 __all__ = ["compose", "draft_answer"]
 
@@ -54,7 +55,8 @@ def compose(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     text = _model_text(state)
     source = "model"
     if text is None:
-        text = extractive_draft(state["question"], state.get("envelopes") or [])
+        # The offline planner's answer selection works for any model's trace.
+        text = extractive_answer(read_transcript(state.get("messages") or []))
         source = "extractive"
     draft = draft_answer(text, bound_tripped=state.get("bound_tripped"), lane="agent")
     draft = draft.model_copy(update={"extras": {"draft_source": source, "draft_text": text}})
