@@ -17,6 +17,7 @@ from groundgate.graph.build import build_agent
 from groundgate.graph.context import Bounds
 from groundgate.knowledge.default import open_store
 from groundgate.knowledge.embed import make_embedder
+from groundgate.knowledge.port import KnowledgeStore
 from groundgate.models.factory import make_chat_model
 from groundgate.pipeline.build import build_pipeline
 from groundgate.pipeline.context import PIPELINE_TOOLS
@@ -98,11 +99,14 @@ def ask(
     policies: PolicySet | None = None,
     deep: bool = False,
     telemetry: Telemetry | None = None,
+    store: KnowledgeStore | None = None,
 ) -> RunResult:
     """Answer ``question`` over the configured store with the configured model.
 
     ``deep`` makes ``auto`` go to the agent whatever lane A says; it means nothing to the
     agent modes and contradicts ``pipeline``. ``telemetry`` emits OpenTelemetry spans for the run.
+``store`` answers over a store the caller opened (and closes), e.g. the Azure backend;
+otherwise ``settings`` name the embedded store.
 
     Raises:
         ConfigError: An unknown mode, or ``deep`` with ``pipeline``.
@@ -112,7 +116,9 @@ def ask(
     if deep and mode == "pipeline":
         raise ConfigError("--deep asks for the agent; it cannot be combined with --mode pipeline")
     embedder = make_embedder(settings.embedder)
-    store = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
+    owned = store is None
+    if store is None:
+        store = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
     try:
         model = make_chat_model(settings.model, env=os.environ)
         common: dict[str, Any] = {"policies": policies, "embedder": embedder, "model_name": settings.model}
@@ -138,7 +144,8 @@ def ask(
         out = graph.invoke(inputs, config or None, output_keys=keys)
         latency = (time.perf_counter() - started) * 1000
     finally:
-        store.close()
+        if owned:
+            store.close()
         if telemetry is not None:
             telemetry.flush()
     return RunResult(

@@ -168,6 +168,9 @@ def ask(
     token_budget: Annotated[int, typer.Option("--token-budget", min=1, help="Model token bound.")] = 60_000,
     timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Wall-clock bound, seconds.")] = 60.0,
     store: StoreOpt = None,
+    backend: Annotated[str, typer.Option(
+        "--backend", help="embedded (SQLite, --store) or azure (GROUNDGATE_AZURE_* settings).",
+    )] = "embedded",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     show_trace: Annotated[bool, typer.Option("--show-trace", help="Print the tool calls.")] = False,
     save_run: Annotated[Path | None, typer.Option("--save-run", help="Save a run file for replay.")] = None,
@@ -192,7 +195,14 @@ def ask(
         settings = Settings(store_path=settings.store_path, model=model,
                             embedder=settings.embedder, cache_dir=settings.cache_dir)
     bounds = Bounds(max_rounds=max_rounds, token_budget=token_budget, wall_clock_s=timeout)
+    if backend not in ("embedded", "azure"):
+        raise _fail(f"--backend must be embedded or azure, not {backend!r}")
+    opened = None
     try:
+        if backend == "azure":
+            from groundgate.commands.azure_cmd import open_azure
+
+            opened = open_azure()
         spans = None
         if telemetry != "none":  # the otel extra is imported only when asked for
             from groundgate.telemetry import make_telemetry
@@ -200,10 +210,13 @@ def ask(
             spans = make_telemetry(telemetry)
         result = run_ask(
             question, settings=settings, mode=mode, as_of=as_of, bounds=bounds, deep=deep,  # type: ignore[arg-type]
-            telemetry=spans,
+            telemetry=spans, store=opened.read_only_view() if opened is not None else None,
         )
     except GroundgateError as exc:
         raise _fail(str(exc)) from None
+    finally:
+        if opened is not None:
+            opened.close()
     if save_run is not None:
         from groundgate.replay import run_record
         from groundgate.replay import save_run as write_run
@@ -256,10 +269,10 @@ def main() -> None:  # pragma: no cover - console entry for `python -m groundgat
         sys.exit(2)
 
 
+import groundgate.commands.azure_cmd  # noqa: E402, F401 - registers `azure provision|search|ask`
+import groundgate.commands.eval_cmd  # noqa: E402, F401 - registers `eval`
+import groundgate.commands.graph_cmd  # noqa: E402, F401 - registers `graph`
+import groundgate.commands.mcp_cmd  # noqa: E402, F401 - registers `mcp`
 import groundgate.commands.replay_cmd  # noqa: E402, F401 - registers `replay`
 import groundgate.commands.serve_cmd  # noqa: E402, F401 - registers `serve-model`
-import groundgate.commands.mcp_cmd  # noqa: E402, F401 - registers `mcp`
-import groundgate.commands.graph_cmd  # noqa: E402, F401 - registers `graph`
-import groundgate.commands.eval_cmd  # noqa: E402, F401 - registers `eval`
 import groundgate.commands.trace_cmd  # noqa: E402, F401 - registers `trace show`
-import groundgate.commands.azure_cmd  # noqa: E402, F401 - registers `azure provision|search|ask`

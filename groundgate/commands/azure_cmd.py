@@ -28,6 +28,11 @@ app.add_typer(azure_app, name="azure")
 AGENT_MODES = ("agent", "search-agent")
 
 
+def open_azure(dimensions: int | None = None):  # noqa: ANN201 - AzureStore, imported lazily
+    """The Azure store named by ``GROUNDGATE_AZURE_*`` (the caller closes it)."""
+    return _open(dimensions)[0]
+
+
 def _open(dimensions: int | None = None):  # noqa: ANN202 - AzureStore, imported lazily
     from groundgate.knowledge.azure.store import AzureStore
     from groundgate.knowledge.embed import make_embedder
