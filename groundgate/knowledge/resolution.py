@@ -41,11 +41,12 @@ Adjudicator = Callable[[str, Entity, float], tuple[bool, str]]
 
 
 # Both are pure and called for the same entity names over and over (every resolve scores
-# up to twenty candidates by all their names), so they are memoised.
+# up to twenty candidates by all their names), so they are memoised. A trigram is a tuple
+# of three characters: zip builds them in C, twice as fast as slicing, the same sets.
 @lru_cache(maxsize=65536)
-def _trigrams(text: str) -> frozenset[str]:
+def _trigrams(text: str) -> frozenset[tuple[str, str, str]]:
     padded = f"  {' '.join(text.lower().split())} "
-    return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
+    return frozenset(zip(padded, padded[1:], padded[2:], strict=False))
 
 
 @lru_cache(maxsize=65536)
@@ -55,11 +56,15 @@ def _word_stems(text: str) -> frozenset[str]:
 
 def similarity(a: str, b: str) -> float:
     """Blend of character-trigram and stemmed-word Jaccard similarity (0..1)."""
-    ta, tb = _trigrams(a), _trigrams(b)
-    tri = len(ta & tb) / len(ta | tb) if ta | tb else 0.0
-    wa, wb = _word_stems(a), _word_stems(b)
-    words = len(wa & wb) / len(wa | wb) if wa | wb else 0.0
+    tri = _jaccard(_trigrams(a), _trigrams(b))
+    words = _jaccard(_word_stems(a), _word_stems(b))
     return round(0.5 * tri + 0.5 * words, 4)
+
+
+def _jaccard(a: frozenset[object], b: frozenset[object]) -> float:
+    shared = len(a & b)
+    union = len(a) + len(b) - shared  # one set operation instead of three
+    return shared / union if union else 0.0
 
 
 def _numbers(text: str) -> set[str]:
@@ -136,7 +141,7 @@ class CandidateIndex:
     def __init__(self, candidates: Iterable[Entity]) -> None:
         self._candidates = list(candidates)
         self._by_stem: dict[str, list[int]] = defaultdict(list)
-        self._by_trigrams: dict[frozenset[str], list[int]] = defaultdict(list)
+        self._by_trigrams: dict[frozenset[tuple[str, str, str]], list[int]] = defaultdict(list)
         for position, entity in enumerate(self._candidates):
             for name in (entity.name, *entity.aliases, entity.id):
                 for word in _word_stems(name):

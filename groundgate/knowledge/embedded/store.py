@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from groundgate.errors import ConfigError, StoreError
+from groundgate.knowledge.embedded.impacts import ImpactCache
 from groundgate.knowledge.embedded.schema import migrate
 from groundgate.knowledge.model import (
     Chunk,
@@ -43,6 +44,12 @@ RRF_K = 60
 FILTER_HEADROOM = 8
 """A filtered keyword search ranks this many times its pool before filtering (see
 ``_keyword_ranks``); if too few of those pass, it runs the joined query instead."""
+
+CHUNK_WEIGHTS = (2.0, 1.5, 1.0)
+"""BM25 weights of the chunk index's columns: title, heading, text."""
+
+ENTITY_WEIGHTS = (3.0, 2.0, 1.0)
+"""BM25 weights of the entity index's columns: name, aliases, description."""
 
 CACHE_KIB = 65536
 """SQLite page cache per connection (KiB). The default 2 MiB makes a first ingest of 100k
@@ -79,6 +86,8 @@ class SQLiteStore:
         self.read_only = read_only
         self.path = path
         self._matrix: tuple[np.ndarray, np.ndarray] | None = None
+        self._chunk_impacts = ImpactCache("chunks_fts", CHUNK_WEIGHTS)
+        self._entity_impacts = ImpactCache("entities_fts", ENTITY_WEIGHTS)
 
     # ---- opening ----------------------------------------------------------------------
 
@@ -118,6 +127,8 @@ class SQLiteStore:
         if self.path == ":memory:":
             view = SQLiteStore(self._conn, read_only=True, path=self.path)
             view._lock = self._lock
+            # Same connection: data_version does not move on its own writes, so share.
+            view._chunk_impacts, view._entity_impacts = self._chunk_impacts, self._entity_impacts
             return view
         return SQLiteStore.from_path(self.path, read_only=True)
 
@@ -130,11 +141,23 @@ class SQLiteStore:
             try:
                 return self._conn.execute(sql, params).fetchall()
             except sqlite3.OperationalError as exc:
-                if "no such table" in str(exc):
-                    raise StoreError(
-                        f"the knowledge store at {self.path} is empty; run `groundgate ingest`"
-                    ) from exc
-                raise StoreError(str(exc)) from exc
+                raise self._error(exc) from exc
+
+    def _ranks(self, index: ImpactCache, terms: list[str], limit: int) -> list[tuple[int, float]]:
+        """The best ``limit`` (rowid, BM25) of an index for an OR of ``terms``, ties by rowid.
+
+        Exact, with the common terms' scores kept in memory (see ``impacts``).
+        """
+        with self._lock:
+            try:
+                return index.rank(self._conn, terms, limit)
+            except sqlite3.OperationalError as exc:
+                raise self._error(exc) from exc
+
+    def _error(self, exc: sqlite3.OperationalError) -> StoreError:
+        if "no such table" in str(exc):
+            return StoreError(f"the knowledge store at {self.path} is empty; run `groundgate ingest`")
+        return StoreError(str(exc))
 
     # ---- evidence ---------------------------------------------------------------------
 
@@ -217,19 +240,15 @@ class SQLiteStore:
     ) -> list[tuple[int, float]]:
         match = _fts_query(terms)
         where, params = self._filters(as_of, kinds)
-        rank = (
-            "SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.5, 1.0) AS s FROM chunks_fts f"
-            " WHERE chunks_fts MATCH ? ORDER BY s DESC, f.rowid LIMIT ?"
-        )
         if not where:
-            rows = self._rows(rank, [match, pool])
+            rows = self._ranks(self._chunk_impacts, terms, pool)
         else:
             # Joining every match to its document to filter it costs several times the
             # ranking itself. So rank on the index alone and filter the best rows: when
             # enough of them pass, they are exactly the filtered ranking's head.
             fetch = pool * FILTER_HEADROOM
-            head = self._rows(rank, [match, fetch])
-            rowids = [r["rowid"] for r in head]
+            head = self._ranks(self._chunk_impacts, terms, fetch)
+            rowids = [r[0] for r in head]
             allowed = {
                 r["rowid"]
                 for r in self._rows(
@@ -238,15 +257,18 @@ class SQLiteStore:
                     [*rowids, *params],
                 )
             } if rowids else set()
-            rows = [r for r in head if r["rowid"] in allowed][:pool]
+            rows = [r for r in head if r[0] in allowed][:pool]
             if len(rows) < pool and len(head) == fetch:
-                rows = self._rows(
-                    "SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.5, 1.0) AS s FROM chunks_fts f"
-                    " JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.doc_id"
-                    " WHERE chunks_fts MATCH ?" + where + " ORDER BY s DESC, f.rowid LIMIT ?",
-                    [match, *params, pool],
-                )
-        return [(r["rowid"], float(r["s"])) for r in rows if r["s"] > 0]
+                rows = [
+                    (r["rowid"], float(r["s"]))
+                    for r in self._rows(
+                        "SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.5, 1.0) AS s FROM chunks_fts f"
+                        " JOIN chunks c ON c.rowid = f.rowid JOIN documents d ON d.id = c.doc_id"
+                        " WHERE chunks_fts MATCH ?" + where + " ORDER BY s DESC, f.rowid LIMIT ?",
+                        [match, *params, pool],
+                    )
+                ]
+        return [(rowid, s) for rowid, s in rows if s > 0]
 
     def _vector_ranks(
         self, query_vector: Sequence[float], pool: int, as_of: date | None, kinds: Sequence[str]
@@ -328,7 +350,7 @@ class SQLiteStore:
         terms = content_terms(query, MAX_QUERY_TERMS)
         if not terms:
             return []
-        scored = self._knowledge_ranks(_fts_query(terms), top_k, kinds)
+        scored = self._knowledge_ranks(terms, top_k, kinds)
         scored = [(row, s) for row, s in scored if s > 0]
         if not scored:
             return []
@@ -336,7 +358,7 @@ class SQLiteStore:
         return [KnowledgeHit(entity=_entity(row), score=round(s / best, 4)) for row, s in scored]
 
     def _knowledge_ranks(
-        self, match: str, top_k: int, kinds: Sequence[str]
+        self, terms: list[str], top_k: int, kinds: Sequence[str]
     ) -> list[tuple[sqlite3.Row, float]]:
         """The ``top_k`` entities by BM25, ties by id, with their scores."""
         if not kinds:
@@ -345,13 +367,9 @@ class SQLiteStore:
             # settled here, which needs the whole tie group at the cut: if it may run past
             # what was fetched, the joined query below decides.
             fetch = 2 * top_k + 8
-            head = self._rows(
-                "SELECT f.rowid, -bm25(entities_fts, 3.0, 2.0, 1.0) AS s FROM entities_fts f "
-                "WHERE entities_fts MATCH ? ORDER BY s DESC LIMIT ?",
-                [match, fetch],
-            )
-            if len(head) < fetch or head[-1]["s"] < head[top_k - 1]["s"]:
-                rowids = [r["rowid"] for r in head]
+            head = self._ranks(self._entity_impacts, terms, fetch)
+            if len(head) < fetch or head[-1][1] < head[top_k - 1][1]:
+                rowids = [rowid for rowid, _ in head]
                 if not rowids:
                     return []
                 by_rowid = {
@@ -363,7 +381,7 @@ class SQLiteStore:
                 }
                 if len(by_rowid) == len(rowids):
                     ranked = sorted(
-                        ((by_rowid[r["rowid"]], float(r["s"])) for r in head),
+                        ((by_rowid[rowid], score) for rowid, score in head),
                         key=lambda pair: (-pair[1], pair[0]["id"]),
                     )
                     return ranked[:top_k]
@@ -373,7 +391,7 @@ class SQLiteStore:
             "JOIN entities e ON e.rowid = f.rowid WHERE entities_fts MATCH ?"
             + kind_sql
             + " ORDER BY s DESC, e.id LIMIT ?",
-            [match, *kinds, top_k],
+            [_fts_query(terms), *kinds, top_k],
         )
         return [(r, float(r["s"])) for r in rows]
 
@@ -531,6 +549,8 @@ class SQLiteStore:
                 conn.commit()
             finally:
                 self._matrix = None
+                self._chunk_impacts.clear()
+                self._entity_impacts.clear()
 
     def apply(self, batch: IngestBatch, *, now: datetime) -> WriteReport:
         """Write ``batch`` atomically.
