@@ -144,14 +144,19 @@ def search(
         hits = search_documents(settings, query, top_k=top_k, as_of=day)
     except GroundgateError as exc:
         raise _fail(str(exc)) from None
+    print_hits(hits, as_json=as_json)
+
+
+def print_hits(hits: list, *, as_json: bool) -> None:
+    """One ``[0.87] Title (kind) ID`` line per hit, best first, or the hits as JSON."""
     if as_json:
         out.print_json(json.dumps([h.model_dump(mode="json") for h in hits]))
         return
     if not hits:
         out.print("No articles matched.")
         return
-    for hit in hits:
-        out.print(f"[{hit.score:.2f}] {hit.title} ({hit.kind}) {hit.doc_id}")
+    for hit in hits:  # markup off: a title may contain square brackets
+        out.print(f"[{hit.score:.2f}] {hit.title} ({hit.kind}) {hit.doc_id}", markup=False)
 
 
 @app.command()

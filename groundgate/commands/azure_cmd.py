@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from groundgate.cli import _fail, _parse_date, _print_answer, app, out
+from groundgate.cli import _fail, _parse_date, _print_answer, app, out, print_hits
 from groundgate.errors import GroundgateError
 
 __all__ = ["azure_app"]
@@ -83,14 +83,7 @@ def search(
             store.close()
     except GroundgateError as exc:
         raise _fail(str(exc)) from None
-    if as_json:
-        out.print_json(json.dumps([h.model_dump(mode="json") for h in hits]))
-        return
-    if not hits:
-        out.print("No articles matched.")
-        return
-    for hit in hits:
-        out.print(f"[{hit.score:.2f}] {hit.title} ({hit.kind}) {hit.doc_id}", markup=False)
+    print_hits(hits, as_json=as_json)
 
 
 @azure_app.command()
