@@ -8,8 +8,13 @@ from typing import Any
 from groundgate.answer.model import Answer, Claim, ContestedPoint
 from groundgate.errors import StoreError
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, coverage
-from groundgate.policies.contradiction import ContradictionVerdict, check_contradictions, present
+from groundgate.knowledge.text import content_terms, coverage, stems, term_covered
+from groundgate.policies.contradiction import (
+    ContradictionVerdict,
+    asks_for_verdict,
+    check_contradictions,
+    present,
+)
 from groundgate.policies.disagreement import find_disagreements
 from groundgate.policies.honesty import bound_note, insufficient_notes
 from groundgate.policies.policyset import PolicySet
@@ -31,6 +36,19 @@ def touched_ids(envelopes: Iterable[dict[str, Any]]) -> set[str]:
                 ids.add(item["id"])
     ids.discard("")
     return ids
+
+
+def _passage(claim: Claim, store: KnowledgeStore) -> str:
+    """The passage a claim rests on: the chunk of its cited documents sharing most of its words."""
+    terms = content_terms(claim.text)
+    best, best_cover = "", 0.0
+    for source_id in claim.citations:
+        for chunk in store.chunks_of(source_id):
+            text = f"{chunk.heading}\n{chunk.text}"
+            cover = coverage(terms, text)
+            if cover > best_cover:
+                best, best_cover = text, cover
+    return best
 
 
 def _presentation(point: ContestedPoint) -> str:
@@ -69,9 +87,10 @@ def apply_policies(
     register_down: str | None = None
     if policies.contradictions:
         try:
+            passages = [_passage(c, store) for c in claims if c.status != "removed"]
             verdict = check_contradictions(
                 store, question=question, draft=draft_text, touched=touched_ids(envelopes),
-                threshold=policies.topic_relevance,
+                evidence=[p for p in passages if p], threshold=policies.topic_relevance,
             )
         except StoreError as exc:
             # Fail closed: an answer the gate could not check is not given as settled.
@@ -94,9 +113,18 @@ def apply_policies(
             notes.append("disagreement policy: the retrieved sources give different values and no register entry covers it")
     if contested:
         # The draft may have chosen a side; keep only what does not speak to the dispute.
+        # For a yes/no question, the draft's own verdict goes too (it depends on the point).
+        verdict_asked = asks_for_verdict(question)
+
+        def sides(claim: Claim) -> bool:
+            return any(
+                _takes_side(claim.text, p) or (verdict_asked and _gives_verdict(claim.text, question, p))
+                for p in contested
+            )
+
         claims = [
             c.model_copy(update={"status": "removed", "note": "withheld: it takes a side in an open disagreement"})
-            if c.status != "removed" and any(_takes_side(c.text, p) for p in contested)
+            if c.status != "removed" and sides(c)
             else c
             for c in claims
         ]
@@ -137,6 +165,9 @@ TOPIC_OVERLAP = 0.6
 """Share of a contested topic's words a claim must contain to speak to the dispute."""
 POSITION_OVERLAP = 0.5
 """Share of a position's words a claim must contain to restate that position."""
+VERDICT_RESTATED = 0.5
+"""Share of what a yes/no question asks beyond the contested topic that a claim must
+restate to count as the draft's answer to it."""
 
 
 def _takes_side(text: str, point: ContestedPoint) -> bool:
@@ -149,6 +180,18 @@ def _takes_side(text: str, point: ContestedPoint) -> bool:
         if terms and coverage(terms, text) >= POSITION_OVERLAP:
             return True
     return False
+
+
+def _gives_verdict(text: str, question: str, point: ContestedPoint) -> bool:
+    """Whether a claim answers the yes/no question: it opens with yes or no, or restates
+    what the question asks beyond the contested topic ("the payment was outside the policy
+    terms" for "Was the payment made in line with the policy terms?")."""
+    first = text.split(maxsplit=1)[:1]
+    if first and first[0].lower().strip(",.;:!") in ("yes", "no"):
+        return True
+    topic = stems(point.topic)
+    asked = [t for t in content_terms(question) if not term_covered(t, topic)]
+    return bool(asked) and coverage(asked, text) >= VERDICT_RESTATED
 
 
 def _render(claim: Claim) -> str:

@@ -4,11 +4,18 @@ with every position and its sources, and the answer chooses none.
 The policy does its own lookup: for every entity and source the trace touched, and for
 the question's and the draft's topics, whether or not the agent ever asked the register.
 Recency is not applicability: a newer position is not a decision.
+
+A yes/no question ("Was the payment made in line with the policy terms?") asks for a
+verdict, and a verdict depends on every rule it rests on: when a passage the draft rests
+on states the contested point, the entry bears even if the question shares few words
+with its topic. A question asking for a fact ("Which contractor did the work?") is
+answered from the same passage without taking a side, so that route is for verdicts only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from groundgate.answer.model import ContestedPoint, StatedPosition
@@ -16,10 +23,27 @@ from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage, stem
 
-__all__ = ["ContradictionVerdict", "check_contradictions", "disputed_axis", "present"]
+__all__ = [
+    "ContradictionVerdict",
+    "asks_for_verdict",
+    "check_contradictions",
+    "disputed_axis",
+    "present",
+    "rests_on",
+]
 
 DRAFT_RELEVANCE = 0.67
 """Share of a topic's words the draft must contain for the topic to count as mentioned."""
+POSITION_RESTATED = 0.5
+"""Share of a position's words a passage must contain to restate that position."""
+POSITION_ECHOED = 1 / 3
+"""Share of a position's words a passage naming one of the entry's entities must contain."""
+QUESTION_FIT = 0.5
+"""Share of the question's words a passage must contain to be about the question."""
+
+_VERDICT_OPENERS = frozenset(
+    "is are was were am do does did should shall can could will would must may might has have had".split()
+)
 
 
 @dataclass(frozen=True)
@@ -43,6 +67,15 @@ def disputed_axis(entry: Contradiction) -> set[str]:
     return shared - {stem(t) for t in content_terms(entry.topic)}
 
 
+def asks_for_verdict(question: str) -> bool:
+    """Whether the question is a yes/no question: it, or a clause after its first comma,
+    opens with an auxiliary verb ("Was ...", "On claim CLM-1190, is ...", "Could you ...")."""
+    clauses = [question, *question.split(",", 1)[1:]]
+    return any(
+        (words := clause.split()) and words[0].lower() in _VERDICT_OPENERS for clause in clauses
+    )
+
+
 def _bears(entry: Contradiction, question: str, draft: str, threshold: float) -> bool:
     """The question or draft covers the topic, or the question asks about the disputed axis."""
     terms = content_terms(entry.topic)
@@ -51,20 +84,65 @@ def _bears(entry: Contradiction, question: str, draft: str, threshold: float) ->
     return bool(disputed_axis(entry) & {stem(t) for t in content_terms(question)})
 
 
+def _words(text: str) -> str:
+    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
+
+
+def _states_the_point(entry: Contradiction, passage: str, names: Sequence[str]) -> bool:
+    """The passage covers the topic, restates a position, or names one of the entry's
+    entities while echoing a position."""
+    topic = content_terms(entry.topic)
+    if topic and coverage(topic, passage) >= DRAFT_RELEVANCE:
+        return True
+    echo = max((coverage(content_terms(p.statement), passage) for p in entry.positions), default=0.0)
+    if echo >= POSITION_RESTATED:
+        return True
+    if echo < POSITION_ECHOED:
+        return False
+    text = _words(passage)
+    return any(_words(name) in text for name in names)
+
+
+def rests_on(
+    store: KnowledgeStore, entry: Contradiction, question: str, evidence: Sequence[str]
+) -> bool:
+    """Whether a passage of the evidence is about the question and states the entry's
+    contested point (the route by which a yes/no question's verdict depends on it)."""
+    asked = content_terms(question)
+    about = [p for p in evidence if coverage(asked, p) >= QUESTION_FIT]
+    if not about:
+        return False
+    names = [
+        name
+        for entity in filter(None, (store.get_entity(i) for i in entry.entity_ids))
+        for name in (entity.name, *entity.aliases)
+        if name.strip()
+    ]
+    return any(_states_the_point(entry, passage, names) for passage in about)
+
+
 def check_contradictions(
     store: KnowledgeStore,
     *,
     question: str,
     draft: str,
     touched: Iterable[str],
+    evidence: Sequence[str] = (),
     threshold: float = 0.5,
 ) -> ContradictionVerdict:
-    """Check every open entry against the question and draft; note those the run touched."""
+    """Check every open entry against the question and draft; note those the run touched.
+
+    ``evidence`` holds the passages the draft's claims rest on; for a yes/no question an
+    entry also bears when one of them states its contested point.
+    """
     touched_ids = sorted(set(touched))
     near = {e.id for e in store.contradictions(entity_ids=touched_ids)} if touched_ids else set()
+    verdict_evidence = evidence if asks_for_verdict(question) else ()
     applies, nearby = [], []
     for entry in store.contradictions():
-        if _bears(entry, question, draft, threshold):
+        if _bears(entry, question, draft, threshold) or (
+            verdict_evidence and rests_on(store, entry, question, verdict_evidence)
+        ):
             applies.append(entry)
         elif entry.id in near:
             nearby.append(entry)
