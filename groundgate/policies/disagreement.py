@@ -1,27 +1,44 @@
 """Evidence disagreement: retrieved sources give different values for what the question
 asks, and no register entry covers it. The answer shows both values with their sources
 and says the disagreement is not yet recorded, instead of silently picking one.
+
+Two statements disagree when they come from different documents (neither superseding the
+other), give different values of the unit the question asks for, and are about the same
+thing: both are about the question's subject (every identifier it names, such as CLM-1108,
+and half its words), and they share its words, as a phrase when
+the question has one ("zone map" in "the storm zone map", not in "the map of zone H3"). For the same
+thing to be the same fact, they must also speak of the same kind of event. A question
+asking when something "took effect" is answered by "went live on 15 February" as much as
+by "took effect on 1 February", and by neither "was published on 10 February" nor "will
+be reviewed in May". The event kinds are a small English lexicon, not a corpus's words.
+When the question names no event, the two sentences must share most of their subject
+words instead. A statement that restates a register position is the register's business
+(open: the contradiction policy presents it; resolved: it is settled).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from groundgate.answer.model import ContestedPoint, StatedPosition
-from groundgate.knowledge.ingest.contradictions import _normal_value
+from groundgate.knowledge.ingest.contradictions import normal_value
 from groundgate.knowledge.ingest.extract import ValueStatement, statements_in
-from groundgate.knowledge.model import Validity
+from groundgate.knowledge.model import Contradiction, Validity
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, coverage, stem
+from groundgate.knowledge.text import STOPWORDS, content_terms, coverage, stem, stems, term_covered, tokens
 
-__all__ = ["find_disagreements"]
+__all__ = ["event_kinds", "find_disagreements"]
 
 QUESTION_FIT = 0.5
-"""Share of the question's content words a sentence must contain to be about it."""
+"""Share of the question's subject words a statement (with its heading) must contain."""
+
+POSITION_RESTATED = 0.5
+"""Share of a register position's words a statement must contain to restate it."""
 
 SUBJECT_OVERLAP = 0.3
-"""Share of subject words two statements must have in common to be about the same thing."""
+"""Share of subject words two statements must have in common when no event kind ties them."""
 
 _ASKS = {
     "when": ("date", "year"),
@@ -30,9 +47,86 @@ _ASKS = {
     "much": ("money", "percent"),
     "amount": ("money",),
     "cost": ("money",),
-    "long": ("year", "month", "week", "day", "hour"),
-    "many": ("year", "month", "week", "day", "hour", "percent"),
+    "long": ("years", "months", "weeks", "days", "hours"),
+    "many": ("years", "months", "weeks", "days", "hours", "percent"),
 }
+
+_EVENTS: dict[str, tuple[str, ...]] = {
+    "start": (
+        "take effect", "takes effect", "took effect", "taken effect", "taking effect",
+        "come into force", "comes into force", "came into force", "in force", "effective",
+        "go live", "goes live", "went live", "gone live", "now live", "live from",
+        "start", "starts", "started", "begin", "begins", "began", "begun", "commence",
+        "commences", "commenced", "launch", "launched", "introduced", "applies from",
+    ),
+    "end": (
+        "end", "ends", "ended", "expire", "expires", "expired", "cease", "ceased",
+        "withdrawn", "discontinued", "terminated", "closed", "no longer applies",
+    ),
+    "birth": ("born", "birth"),
+    "death": ("died", "dies", "death", "passed away"),
+    "founding": ("founded", "established", "incorporated", "set up", "formed"),
+    "publication": (
+        "publish", "published", "publishes", "issued", "issue", "released", "circulate",
+        "circulated", "sent", "announced",
+    ),
+    "decision": ("decided", "approved", "agreed", "adopted", "signed off", "ratified"),
+    "review": ("review", "reviewed", "reviews", "revisit", "revisited"),
+}
+_EVENT_PATTERNS = {
+    kind: re.compile(r"\b(?:" + "|".join(re.escape(p) for p in phrases) + r")\b")
+    for kind, phrases in _EVENTS.items()
+}
+_EVENT_WORDS = frozenset(word for phrases in _EVENTS.values() for p in phrases for word in p.split())
+
+
+_FIELD = re.compile(r"\s+(?=[A-Z][A-Za-z]*(?: [A-Za-z]+)?: )")
+"""Where a run-in field starts: "... Distribution Date: 18 February 2026 Subject: ..."."""
+
+
+def event_kinds(text: str) -> frozenset[str]:
+    """The kinds of event a sentence or question speaks of ("took effect" is ``start``)."""
+    lowered = " ".join(text.lower().split())
+    return frozenset(kind for kind, pattern in _EVENT_PATTERNS.items() if pattern.search(lowered))
+
+
+def _pairs(text: str) -> set[tuple[str, str]]:
+    """Adjacent content words (stopwords skipped, stemmed): "zone map" in "the storm zone map"."""
+    words = [stem(t) for t in tokens(text) if t not in STOPWORDS and t not in _EVENT_WORDS]
+    return set(zip(words, words[1:], strict=False))
+
+
+_CODE = re.compile(r"^[a-z]+(?:[-_/][a-z0-9]+)*[-_/]\d+[a-z0-9]*$")
+
+
+def _codes(text: str) -> set[str]:
+    """Identifiers such as CLM-1108 or DR-017: a statement about another one is about
+    something else."""
+    return {t for t in tokens(text) if _CODE.match(t)}
+
+
+def _holds(
+    entry: Contradiction, left: ValueStatement, right: ValueStatement, unit: str, values: set[str]
+) -> bool:
+    """Whether a register entry records this disagreement: both documents are its sources,
+    or one is and its positions state every value in question."""
+    sources = set(entry.source_ids)
+    if not sources & {left.doc_id, right.doc_id}:
+        return False
+    if {left.doc_id, right.doc_id} <= sources:
+        return True
+    stated = {
+        v
+        for p in entry.positions
+        for s in statements_in("", p.statement, Validity())
+        if _common_unit(s.unit, unit) == unit
+        for v in _values(s, unit)
+    }
+    return values <= stated
+
+
+def _restates(position_terms: list[str], sentence: str) -> bool:
+    return bool(position_terms) and coverage(position_terms, sentence) >= POSITION_RESTATED
 
 
 def _wanted_units(question: str) -> set[str] | None:
@@ -44,7 +138,8 @@ def _wanted_units(question: str) -> set[str] | None:
     return units or None
 
 
-def _statements(envelopes: Iterable[dict[str, Any]]) -> list[ValueStatement]:
+def _statements(envelopes: Iterable[dict[str, Any]]) -> list[tuple[ValueStatement, str]]:
+    """Every value statement in the retrieved passages, with the passage's title and heading."""
     seen: set[tuple[str, str]] = set()
     out = []
     for env in envelopes:
@@ -56,46 +151,85 @@ def _statements(envelopes: Iterable[dict[str, Any]]) -> list[ValueStatement]:
                 if key in seen:
                     continue
                 seen.add(key)
-                out.extend(statements_in(sid, item.get("snippet", ""), Validity()))
+                context = str(item.get("title") or "")
+                # an email's header lines arrive run together; each field is its own statement
+                text = _FIELD.sub("\n", item.get("snippet", ""))
+                out.extend((s, context) for s in statements_in(sid, text, Validity()))
     return out
+
+
+def _common_unit(left: str, right: str) -> str | None:
+    """The unit two statements can be compared in: the same one, or years for a date and a year."""
+    if left == right:
+        return left
+    return "year" if {left, right} == {"date", "year"} else None
+
+
+def _values(statement: ValueStatement, unit: str) -> set[str]:
+    """The statement's values as ``unit`` (a date read as a year when years are compared)."""
+    values = {normal_value(statement.unit, v) for v in statement.values}
+    if unit == "year" and statement.unit == "date":
+        return {v[:4] for v in values}
+    return values
+
+
+def _same_fact(left: ValueStatement, right: ValueStatement, asked: frozenset[str]) -> bool:
+    """Whether two statements speak of the same kind of event (or, with none, of nearly
+    the same subject)."""
+    left_events, right_events = event_kinds(left.sentence), event_kinds(right.sentence)
+    if asked:
+        return bool(asked & left_events) and bool(asked & right_events)
+    if left_events != right_events:
+        return False
+    overlap = len(left.subject & right.subject) / max(1, len(left.subject | right.subject))
+    return overlap >= SUBJECT_OVERLAP
 
 
 def find_disagreements(
     question: str, envelopes: list[dict[str, Any]], store: KnowledgeStore
 ) -> list[ContestedPoint]:
     """Conflicting values about the question's subject in the retrieved evidence."""
-    terms = content_terms(question)
+    asked_events = event_kinds(question)
+    subject_terms = [t for t in content_terms(question) if t not in _EVENT_WORDS]
     units = _wanted_units(question)
-    relevant = [
-        s for s in _statements(envelopes)
-        if (units is None or s.unit in units) and coverage(terms, s.sentence) >= QUESTION_FIT
-    ]
-    registered = {
-        frozenset((a, b))
-        for entry in store.contradictions(status=None)
-        for a in entry.source_ids
-        for b in entry.source_ids
-    }
+    subject_pairs = _pairs(question)
+    codes = _codes(question)
+    relevant: list[tuple[ValueStatement, set[str], set[tuple[str, str]]]] = []
+    for statement, context in _statements(envelopes):
+        if units is not None and statement.unit not in units:
+            continue
+        text = f"{context}\n{statement.sentence}"
+        if coverage(subject_terms, text) >= QUESTION_FIT and codes <= _codes(text):
+            relevant.append((statement, stems(text), _pairs(context) | _pairs(statement.sentence)))
+    entries = store.contradictions(status=None)
+    recorded = [content_terms(p.statement) for entry in entries for p in entry.positions]
     points: dict[tuple[str, ...], ContestedPoint] = {}
-    for i, left in enumerate(relevant):
-        for right in relevant[i + 1 :]:
-            if left.doc_id == right.doc_id or left.unit != right.unit:
+    for i, (left, left_stems, left_pairs) in enumerate(relevant):
+        for right, right_stems, right_pairs in relevant[i + 1 :]:
+            if left.doc_id == right.doc_id:
                 continue
-            if frozenset((left.doc_id, right.doc_id)) in registered or _versions(store, left.doc_id, right.doc_id):
+            unit = _common_unit(left.unit, right.unit)
+            if unit is None:
                 continue
-            lv = {_normal_value(left.unit, v) for v in left.values}
-            rv = {_normal_value(right.unit, v) for v in right.values}
-            if lv == rv or lv & rv:
+            lv, rv = _values(left, unit), _values(right, unit)
+            if lv & rv:
                 continue
-            shared = {stem(t) for t in terms} & left.subject & right.subject
-            overlap = len(left.subject & right.subject) / max(1, len(left.subject | right.subject))
-            if len(shared) < 2 or overlap < SUBJECT_OVERLAP:
+            shared = [t for t in subject_terms if term_covered(t, left_stems) and term_covered(t, right_stems)]
+            if len(shared) < min(2, len(subject_terms)) or not _same_fact(left, right, asked_events):
                 continue
+            if subject_pairs and not subject_pairs & left_pairs & right_pairs:
+                continue  # they name different things that share the question's words
+            if _versions(store, left.doc_id, right.doc_id):
+                continue
+            if any(_holds(entry, left, right, unit, lv | rv) for entry in entries) or any(
+                _restates(terms, s.sentence) for terms in recorded for s in (left, right)
+            ):
+                continue  # the register already holds this disagreement (open or settled)
             key = tuple(sorted((left.doc_id, right.doc_id)))
             points.setdefault(
                 key,
                 ContestedPoint(
-                    topic=f"Sources give different {left.unit} values: {', '.join(sorted(lv | rv))}",
+                    topic=f"Sources give different {unit} values: {', '.join(sorted(lv | rv))}",
                     positions=(
                         StatedPosition(statement=left.sentence, source_ids=(left.doc_id,)),
                         StatedPosition(statement=right.sentence, source_ids=(right.doc_id,)),

@@ -18,14 +18,15 @@ from datetime import date, datetime
 from groundgate.knowledge.ingest.extract import ValueStatement
 from groundgate.knowledge.model import Contradiction, Position
 
-__all__ = ["detect_contradictions"]
+__all__ = ["detect_contradictions", "normal_value"]
 
 MIN_SHARED_WORDS = 3
 MAX_DIFFERENT_WORDS = 2
 MIN_JACCARD = 0.6
 
 
-def _normal_value(unit: str, value: str) -> str:
+def normal_value(unit: str, value: str) -> str:
+    """A value in one spelling: dates as ISO, numbers without trailing zeros."""
     if unit != "date":
         return value.rstrip("0").rstrip(".") if "." in value else value
     for fmt in ("%Y-%m-%d", "%d %B %Y", "%d %b %Y", "%B %d, %Y", "%B %d %Y", "%b %d, %Y"):
@@ -88,7 +89,7 @@ def _candidate_pairs(
     """
     groups: dict[tuple[frozenset[str], frozenset[str]], list[int]] = {}
     for index, statement in enumerate(group):
-        values = frozenset(_normal_value(unit, v) for v in statement.values)
+        values = frozenset(normal_value(unit, v) for v in statement.values)
         groups.setdefault((statement.subject, values), []).append(index)
     keys = list(groups)
     pairs: list[tuple[int, int]] = []
@@ -153,8 +154,8 @@ def detect_contradictions(
             right_about = subjects.get(right.doc_id, frozenset())
             if left_about and right_about and not left_about & right_about:
                 continue
-            left_values = {_normal_value(unit, v) for v in left.values}
-            if left_values == {_normal_value(unit, v) for v in right.values}:
+            left_values = {normal_value(unit, v) for v in left.values}
+            if left_values == {normal_value(unit, v) for v in right.values}:
                 continue
             if not left.validity.overlaps(right.validity):
                 continue

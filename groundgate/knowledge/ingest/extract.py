@@ -192,7 +192,8 @@ def statements_in(doc_id: str, text: str, validity: Validity) -> list[ValueState
         for unit, pattern in _VALUE_PATTERNS:
             for match in pattern.finditer(sentence):
                 value = match.group(1).replace(",", "")
-                label = unit if unit != "duration" else match.group(2).lower()
+                # a duration is "years", "days", ...: never the calendar "year" of a date
+                label = unit if unit != "duration" else match.group(2).lower() + "s"
                 found.append((label, value, match.group(0)))
         dated = _may_hold_date(sentence)
         if dated:

@@ -1,0 +1,241 @@
+"""Evidence disagreement not in the register, through the whole graph, on a corpus written
+here (a city transit agency) so the rules are seen to hold beyond the bundled insurer.
+
+Two sources disagree when they give different values of what the question asks, about
+the same thing and the same kind of event, paraphrased or not. A publication date next
+to an effective date, two different tickets, a superseded version and a disagreement the
+register already holds are not new disagreements.
+"""
+
+import textwrap
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from groundgate.graph.build import build_agent
+from groundgate.knowledge.embedded.store import SQLiteStore
+from groundgate.knowledge.ingest.pipeline import ingest
+from groundgate.policies.disagreement import event_kinds
+from groundgate.testing.fake import ScriptedChatModel, answer, call
+
+DOCS = {
+    "board-notes.md": """\
+        ---
+        id: TR-001
+        title: Transit board notes, 12 March 2025
+        kind: meeting_notes
+        ---
+        # Fare cap
+
+        Priya reported that the weekly fare cap took effect on 3 March 2025.
+
+        # Timetable
+
+        Action: Sam to publish timetable T-9 by 20 May 2025.
+        """,
+    "ops-email.md": """\
+        ---
+        id: TR-002
+        title: "Email: weekly fare cap now live on ticket machines"
+        kind: email
+        ---
+        # Fare cap live
+
+        From: Operations Desk To: Station staff Date: 20 March 2025 Subject: weekly fare cap now live
+
+        A quick note that the weekly fare cap went live on the ticket machines on 17 March 2025.
+        """,
+    "timetable.md": """\
+        ---
+        id: TR-003
+        title: Timetable T-9
+        kind: timetable
+        ---
+        # Timetable T-9
+
+        Timetable T-9 comes into force on 1 June 2025 on every bus route.
+        """,
+    "penalty-v1.md": """\
+        ---
+        id: TR-004
+        title: Penalty fares, version 1
+        kind: rule
+        version: "1"
+        ---
+        # Penalty fares
+
+        The penalty fare for travelling without a ticket is EUR 40.
+        """,
+    "penalty-v2.md": """\
+        ---
+        id: TR-005
+        title: Penalty fares, version 2
+        kind: rule
+        version: "2"
+        supersedes: [TR-004]
+        ---
+        # Penalty fares
+
+        The penalty fare for travelling without a ticket is EUR 60.
+        """,
+    "ticket-4411.md": """\
+        ---
+        id: TR-006
+        title: Lost property ticket LP-4411
+        kind: log
+        ---
+        # Outcome
+
+        Lost property ticket LP-4411 was closed on 2 April 2025.
+        """,
+    "ticket-4412.md": """\
+        ---
+        id: TR-011
+        title: Lost property ticket LP-4412
+        kind: log
+        ---
+        # Outcome
+
+        Lost property ticket LP-4412 was closed on 9 April 2025.
+        """,
+    "parking-permits.md": """\
+        ---
+        id: TR-012
+        title: Parking permit rules
+        kind: rule
+        ---
+        # Permits
+
+        Effective 1 April 2025, weekly parking permits have a cap on the fare charged.
+        """,
+    "founder-profile.md": """\
+        ---
+        id: TR-007
+        title: Profile of the agency's founder
+        kind: profile
+        ---
+        # Ada Vance
+
+        Ada Vance was born in 1961 in Leeds and founded the agency in 1990.
+        """,
+    "founder-obituary.md": """\
+        ---
+        id: TR-008
+        title: Obituary of the agency's founder
+        kind: article
+        ---
+        # Ada Vance
+
+        Ada Vance was born on 4 May 1962 and led the agency for twenty years.
+        """,
+    "parking-page.md": """\
+        ---
+        id: TR-009
+        title: Park and ride charges
+        kind: web_page
+        ---
+        # Charges
+
+        The park and ride daily charge is EUR 5.
+        """,
+    "parking-leaflet.md": """\
+        ---
+        id: TR-010
+        title: Park and ride leaflet
+        kind: leaflet
+        ---
+        # Charges
+
+        The park and ride daily charge is EUR 4.
+        """,
+}
+
+KNOWLEDGE = """\
+    contradictions:
+      - id: CTR-PR
+        topic: The park and ride daily charge
+        status: resolved
+        owner: Fares Team
+        opened_at: 2025-01-05
+        resolved_at: 2025-02-01
+        resolution: The charge is EUR 5; the leaflet was reprinted.
+        positions:
+          - statement: The park and ride web page gives the daily charge as EUR 5.
+            source_ids: [TR-009]
+          - statement: The printed leaflet gives the daily charge as EUR 4.
+            source_ids: [TR-010]
+    """
+
+
+@pytest.fixture(scope="module")
+def transit_store(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("transit-corpus")
+    (folder / "knowledge").mkdir()
+    for name, text in DOCS.items():
+        (folder / name).write_text(textwrap.dedent(text))
+    (folder / "knowledge" / "knowledge.yaml").write_text(textwrap.dedent(KNOWLEDGE))
+    path = folder / "store.sqlite"
+    writer = SQLiteStore.from_path(path)
+    writer.setup()
+    ingest(writer, folder)
+    writer.close()
+    store = SQLiteStore.from_path(path, read_only=True)
+    yield store
+    store.close()
+
+
+def _ask(store, question, query, draft):
+    script = [AIMessage(content="", tool_calls=[call("search_evidence", {"query": query, "top_k": 10})]), answer(draft)]
+    return build_agent(store, ScriptedChatModel(script=script)).invoke({"question": question})["answer"]
+
+
+def _unrecorded(ans):
+    return [p for p in ans["contested"] if p["status"] == "unrecorded"]
+
+
+def test_event_kinds_read_paraphrases_alike():
+    assert event_kinds("It took effect on 3 March") == event_kinds("It went live on 17 March") == {"start"}
+    assert event_kinds("Sam to publish the timetable by 20 May") == {"publication"}
+    assert event_kinds("The fee is EUR 40") == frozenset()
+
+
+def test_a_paraphrased_date_conflict_is_presented_with_both_sources(transit_store):
+    ans = _ask(transit_store, "When did the weekly fare cap take effect?", "weekly fare cap",
+               "The weekly fare cap took effect on 3 March 2025. [TR-001]")
+    [point] = _unrecorded(ans)
+    assert {p["source_ids"][0] for p in point["positions"]} == {"TR-001", "TR-002"}
+    assert "3 March 2025" in ans["text"] and "17 March 2025" in ans["text"]
+    assert "not yet recorded" in ans["text"] and "does not choose" in ans["text"]
+
+
+def test_a_publication_date_is_not_an_effective_date(transit_store):
+    ans = _ask(transit_store, "When does timetable T-9 come into force?", "timetable T-9",
+               "Timetable T-9 comes into force on 1 June 2025. [TR-003]")
+    assert not ans["contested"], ans["text"]
+    assert "1 June 2025" in ans["text"]
+
+
+def test_two_tickets_closed_on_different_days_are_two_facts(transit_store):
+    ans = _ask(transit_store, "When was lost property ticket LP-4411 closed?", "lost property ticket closed",
+               "Lost property ticket LP-4411 was closed on 2 April 2025. [TR-006]")
+    assert not ans["contested"], ans["text"]
+
+
+def test_a_superseded_version_is_a_change_not_a_disagreement(transit_store):
+    ans = _ask(transit_store, "How much is the penalty fare for travelling without a ticket?", "penalty fare",
+               "The penalty fare for travelling without a ticket is EUR 60. [TR-005]")
+    assert not ans["contested"], ans["text"]
+
+
+def test_a_disagreement_the_register_holds_is_not_reported_as_new(transit_store):
+    ans = _ask(transit_store, "How much is the park and ride daily charge?", "park and ride daily charge",
+               "The park and ride daily charge is EUR 5. [TR-009]")
+    assert not _unrecorded(ans), ans["text"]
+
+
+def test_a_birth_year_against_a_birth_date_is_compared_by_year(transit_store):
+    ans = _ask(transit_store, "When was Ada Vance born?", "Ada Vance born",
+               "Ada Vance was born in 1961. [TR-007]")
+    [point] = _unrecorded(ans)
+    assert {p["source_ids"][0] for p in point["positions"]} == {"TR-007", "TR-008"}
+    assert "1961" in point["topic"] and "1962" in point["topic"]
