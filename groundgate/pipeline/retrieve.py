@@ -1,7 +1,10 @@
 """retrieve: lane A's one fixed pass of tool calls.
 
 Stage 1 searches the evidence (hybrid: keyword fused with vectors when an embedder is
-configured) and resolves the question's mentions; stage 2 walks up to two resolved
+configured) and resolves the question's mentions. A question asking when or how much
+about an event ("When did the zone map update take effect?") is also searched for its
+subject alone ("zone map update"), so that a source saying the same thing in other words
+("went live") is retrieved and a disagreement between them can be seen. Stage 2 walks up to two resolved
 entities' typed relationships, two hops, as of the question's date (given, pinned in its
 text, or the date of the event it names). Every call goes through the tool registry, so
 the envelopes and trace steps are the agent's own.
@@ -17,6 +20,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from groundgate.knowledge.events import EVENT_WORDS, event_kinds
 from groundgate.models.offline_plan import effective_date, plan_anchors
 from groundgate.models.offline_question import Question, analyse
 from groundgate.models.offline_trace import Step, Transcript
@@ -24,7 +28,7 @@ from groundgate.pipeline.context import PipelineContext, PipelineState
 from groundgate.tools.base import ToolDeps
 from groundgate.tools.envelope import Envelope
 
-__all__ = ["full_view", "retrieve", "tool_step", "transcript_of"]
+__all__ = ["full_view", "retrieve", "subject_query", "tool_step", "transcript_of"]
 
 Call = tuple[str, dict[str, Any]]
 
@@ -68,6 +72,17 @@ def transcript_of(question: Question, envelopes: Iterable[Envelope], rounds: Ite
     return Transcript(question=question, steps=steps, rounds=max((s.round + 1 for s in steps), default=0))
 
 
+_VALUE_ASKS = frozenset({"date", "money", "number", "duration", "percent"})
+
+
+def subject_query(question: Question) -> str | None:
+    """The question's subject without its event words, when it asks for the value of an event."""
+    if question.asks not in _VALUE_ASKS or not event_kinds(question.text):
+        return None
+    words = [t for t in question.focus if t not in EVENT_WORDS]
+    return " ".join(words) if words else None
+
+
 def _run(calls: list[Call], deps: ToolDeps, ctx: PipelineContext, round_no: int) -> list[Envelope]:
     # ctx.run_tool is the registry's execute unless the caller routes calls elsewhere (MCP, tracing).
     return [
@@ -87,6 +102,9 @@ def retrieve(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[st
     )
     question = analyse(state["question"], deps.default_as_of)
     first: list[Call] = [("search_evidence", {"query": state["question"][:400], "top_k": ctx.search_top_k})]
+    subject = subject_query(question)
+    if subject:
+        first.append(("search_evidence", {"query": subject, "top_k": ctx.search_top_k}))
     first += [("resolve_entity", {"mention": m}) for m in question.mentions]
     found = _run(first, deps, ctx, 1)
     transcript = transcript_of(question, found, [1] * len(found))

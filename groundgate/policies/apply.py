@@ -183,9 +183,12 @@ def _takes_side(text: str, point: ContestedPoint) -> bool:
 
 
 def _gives_verdict(text: str, question: str, point: ContestedPoint) -> bool:
-    """Whether a claim answers the yes/no question: it opens with yes or no, or restates
-    what the question asks beyond the contested topic ("the payment was outside the policy
-    terms" for "Was the payment made in line with the policy terms?")."""
+    """Whether a claim answers the yes/no question itself.
+
+    It does when it opens with yes or no, or restates what the question asks beyond the
+    contested topic ("the payment was outside the policy terms" for "Was the payment made
+    in line with the policy terms?").
+    """
     first = text.split(maxsplit=1)[:1]
     if first and first[0].lower().strip(",.;:!") in ("yes", "no"):
         return True

@@ -1,5 +1,7 @@
-"""Contradiction presentation: an open register entry that bears on the answer is shown
-with every position and its sources, and the answer chooses none.
+"""Contradiction presentation: every position of an open entry, and no choice among them.
+
+An open register entry that bears on the answer is shown with every position and its
+sources, and the answer chooses none.
 
 The policy does its own lookup: for every entity and source the trace touched, and for
 the question's and the draft's topics, whether or not the agent ever asked the register.
@@ -68,8 +70,11 @@ def disputed_axis(entry: Contradiction) -> set[str]:
 
 
 def asks_for_verdict(question: str) -> bool:
-    """Whether the question is a yes/no question: it, or a clause after its first comma,
-    opens with an auxiliary verb ("Was ...", "On claim CLM-1190, is ...", "Could you ...")."""
+    """Whether the question is a yes/no question.
+
+    It is when it, or a clause after its first comma, opens with an auxiliary verb
+    ("Was ...", "On claim CLM-1190, is ...", "Could you ...").
+    """
     clauses = [question, *question.split(",", 1)[1:]]
     return any(
         (words := clause.split()) and words[0].lower() in _VERDICT_OPENERS for clause in clauses
@@ -89,8 +94,11 @@ def _words(text: str) -> str:
 
 
 def _states_the_point(entry: Contradiction, passage: str, names: Sequence[str]) -> bool:
-    """The passage covers the topic, restates a position, or names one of the entry's
-    entities while echoing a position."""
+    """Whether the passage states the entry's point.
+
+    It does when it covers the topic, restates a position, or names one of the entry's
+    entities while echoing a position.
+    """
     topic = content_terms(entry.topic)
     if topic and coverage(topic, passage) >= DRAFT_RELEVANCE:
         return True
@@ -106,8 +114,10 @@ def _states_the_point(entry: Contradiction, passage: str, names: Sequence[str]) 
 def rests_on(
     store: KnowledgeStore, entry: Contradiction, question: str, evidence: Sequence[str]
 ) -> bool:
-    """Whether a passage of the evidence is about the question and states the entry's
-    contested point (the route by which a yes/no question's verdict depends on it)."""
+    """Whether a passage of the evidence is about the question and states the entry's point.
+
+    This is the route by which a yes/no question's verdict depends on the entry.
+    """
     asked = content_terms(question)
     about = [p for p in evidence if coverage(asked, p) >= QUESTION_FIT]
     if not about:

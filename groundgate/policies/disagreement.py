@@ -1,19 +1,20 @@
-"""Evidence disagreement: retrieved sources give different values for what the question
-asks, and no register entry covers it. The answer shows both values with their sources
-and says the disagreement is not yet recorded, instead of silently picking one.
+"""Evidence disagreement the register does not hold: shown, never silently settled.
+
+When retrieved sources give different values for what the question asks, the answer shows
+both values with their sources and says the disagreement is not yet recorded.
 
 Two statements disagree when they come from different documents (neither superseding the
-other), give different values of the unit the question asks for, and are about the same
-thing: both are about the question's subject (every identifier it names, such as CLM-1108,
-and half its words), and they share its words, as a phrase when
-the question has one ("zone map" in "the storm zone map", not in "the map of zone H3"). For the same
-thing to be the same fact, they must also speak of the same kind of event. A question
-asking when something "took effect" is answered by "went live on 15 February" as much as
-by "took effect on 1 February", and by neither "was published on 10 February" nor "will
-be reviewed in May". The event kinds are a small English lexicon, not a corpus's words.
-When the question names no event, the two sentences must share most of their subject
-words instead. A statement that restates a register position is the register's business
-(open: the contradiction policy presents it; resolved: it is settled).
+other) and give different values of the unit the question asks for, about the same thing:
+each is about the question's subject (every identifier it names, such as CLM-1108, and
+half its words), and the two share its words, as a phrase when the question has one
+("zone map" in "the storm zone map", not in "the map of zone H3"). To be the same fact
+they must also speak of the same kind of event: a question asking when something "took
+effect" is answered by "went live on 15 February" as much as by "took effect on 1
+February", and by neither "was published on 10 February" nor "will be reviewed in May"
+(see ``knowledge/events.py``). When the question names no event, the two sentences must
+share most of their subject words instead. A statement that restates a register position
+is the register's business (open: the contradiction policy presents it; resolved: it is
+settled).
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from groundgate.answer.model import ContestedPoint, StatedPosition
+from groundgate.knowledge.events import EVENT_WORDS, event_kinds
 from groundgate.knowledge.ingest.contradictions import normal_value
 from groundgate.knowledge.ingest.extract import ValueStatement, statements_in
 from groundgate.knowledge.model import Contradiction, Validity
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import STOPWORDS, content_terms, coverage, stem, stems, term_covered, tokens
 
-__all__ = ["event_kinds", "find_disagreements"]
+__all__ = ["find_disagreements"]
 
 QUESTION_FIT = 0.5
 """Share of the question's subject words a statement (with its heading) must contain."""
@@ -51,48 +53,13 @@ _ASKS = {
     "many": ("years", "months", "weeks", "days", "hours", "percent"),
 }
 
-_EVENTS: dict[str, tuple[str, ...]] = {
-    "start": (
-        "take effect", "takes effect", "took effect", "taken effect", "taking effect",
-        "come into force", "comes into force", "came into force", "in force", "effective",
-        "go live", "goes live", "went live", "gone live", "now live", "live from",
-        "start", "starts", "started", "begin", "begins", "began", "begun", "commence",
-        "commences", "commenced", "launch", "launched", "introduced", "applies from",
-    ),
-    "end": (
-        "end", "ends", "ended", "expire", "expires", "expired", "cease", "ceased",
-        "withdrawn", "discontinued", "terminated", "closed", "no longer applies",
-    ),
-    "birth": ("born", "birth"),
-    "death": ("died", "dies", "death", "passed away"),
-    "founding": ("founded", "established", "incorporated", "set up", "formed"),
-    "publication": (
-        "publish", "published", "publishes", "issued", "issue", "released", "circulate",
-        "circulated", "sent", "announced",
-    ),
-    "decision": ("decided", "approved", "agreed", "adopted", "signed off", "ratified"),
-    "review": ("review", "reviewed", "reviews", "revisit", "revisited"),
-}
-_EVENT_PATTERNS = {
-    kind: re.compile(r"\b(?:" + "|".join(re.escape(p) for p in phrases) + r")\b")
-    for kind, phrases in _EVENTS.items()
-}
-_EVENT_WORDS = frozenset(word for phrases in _EVENTS.values() for p in phrases for word in p.split())
-
-
 _FIELD = re.compile(r"\s+(?=[A-Z][A-Za-z]*(?: [A-Za-z]+)?: )")
 """Where a run-in field starts: "... Distribution Date: 18 February 2026 Subject: ..."."""
 
 
-def event_kinds(text: str) -> frozenset[str]:
-    """The kinds of event a sentence or question speaks of ("took effect" is ``start``)."""
-    lowered = " ".join(text.lower().split())
-    return frozenset(kind for kind, pattern in _EVENT_PATTERNS.items() if pattern.search(lowered))
-
-
 def _pairs(text: str) -> set[tuple[str, str]]:
     """Adjacent content words (stopwords skipped, stemmed): "zone map" in "the storm zone map"."""
-    words = [stem(t) for t in tokens(text) if t not in STOPWORDS and t not in _EVENT_WORDS]
+    words = [stem(t) for t in tokens(text) if t not in STOPWORDS and t not in EVENT_WORDS]
     return set(zip(words, words[1:], strict=False))
 
 
@@ -100,16 +67,18 @@ _CODE = re.compile(r"^[a-z]+(?:[-_/][a-z0-9]+)*[-_/]\d+[a-z0-9]*$")
 
 
 def _codes(text: str) -> set[str]:
-    """Identifiers such as CLM-1108 or DR-017: a statement about another one is about
-    something else."""
+    """Identifiers such as CLM-1108 or DR-017 (a statement naming another is about another thing)."""
     return {t for t in tokens(text) if _CODE.match(t)}
 
 
 def _holds(
     entry: Contradiction, left: ValueStatement, right: ValueStatement, unit: str, values: set[str]
 ) -> bool:
-    """Whether a register entry records this disagreement: both documents are its sources,
-    or one is and its positions state every value in question."""
+    """Whether a register entry records this disagreement.
+
+    It does when both documents are its sources, or one is and its positions state every
+    value in question.
+    """
     sources = set(entry.source_ids)
     if not sources & {left.doc_id, right.doc_id}:
         return False
@@ -174,8 +143,11 @@ def _values(statement: ValueStatement, unit: str) -> set[str]:
 
 
 def _same_fact(left: ValueStatement, right: ValueStatement, asked: frozenset[str]) -> bool:
-    """Whether two statements speak of the same kind of event (or, with none, of nearly
-    the same subject)."""
+    """Whether two statements are about the same fact.
+
+    They are when they speak of the kind of event the question asks about, or, when it
+    names none, of the same kinds of event and nearly the same subject.
+    """
     left_events, right_events = event_kinds(left.sentence), event_kinds(right.sentence)
     if asked:
         return bool(asked & left_events) and bool(asked & right_events)
@@ -190,7 +162,7 @@ def find_disagreements(
 ) -> list[ContestedPoint]:
     """Conflicting values about the question's subject in the retrieved evidence."""
     asked_events = event_kinds(question)
-    subject_terms = [t for t in content_terms(question) if t not in _EVENT_WORDS]
+    subject_terms = [t for t in content_terms(question) if t not in EVENT_WORDS]
     units = _wanted_units(question)
     subject_pairs = _pairs(question)
     codes = _codes(question)
@@ -214,7 +186,7 @@ def find_disagreements(
             lv, rv = _values(left, unit), _values(right, unit)
             if lv & rv:
                 continue
-            shared = [t for t in subject_terms if term_covered(t, left_stems) and term_covered(t, right_stems)]
+            shared = [t for t in subject_terms if term_covered(t, left_stems & right_stems)]
             if len(shared) < min(2, len(subject_terms)) or not _same_fact(left, right, asked_events):
                 continue
             if subject_pairs and not subject_pairs & left_pairs & right_pairs:

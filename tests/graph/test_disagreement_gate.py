@@ -14,8 +14,8 @@ from langchain_core.messages import AIMessage
 
 from groundgate.graph.build import build_agent
 from groundgate.knowledge.embedded.store import SQLiteStore
+from groundgate.knowledge.events import event_kinds
 from groundgate.knowledge.ingest.pipeline import ingest
-from groundgate.policies.disagreement import event_kinds
 from groundgate.testing.fake import ScriptedChatModel, answer, call
 
 DOCS = {
@@ -185,7 +185,8 @@ def transit_store(tmp_path_factory):
 
 
 def _ask(store, question, query, draft):
-    script = [AIMessage(content="", tool_calls=[call("search_evidence", {"query": query, "top_k": 10})]), answer(draft)]
+    search = AIMessage(content="", tool_calls=[call("search_evidence", {"query": query, "top_k": 10})])
+    script = [search, answer(draft)]
     return build_agent(store, ScriptedChatModel(script=script)).invoke({"question": question})["answer"]
 
 

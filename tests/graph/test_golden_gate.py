@@ -29,3 +29,13 @@ def test_contested_questions_present_every_position_and_choose_none(bundled_stor
     for point in answer["contested"]:
         assert len({tuple(p["source_ids"]) for p in point["positions"]}) >= 2
     assert "has not decided" in answer["text"] and "does not choose" in answer["text"]
+
+
+@pytest.mark.parametrize("mode", ["auto", "pipeline", "agent"])
+@pytest.mark.parametrize("q", [q for q in QUESTIONS if q["category"] == "disagreement"], ids=lambda q: q["qid"])
+def test_unrecorded_disagreements_show_both_sources(bundled_store, q, mode):
+    answer = ask(q["question"], settings=Settings(), mode=mode, as_of=q["as_of"], store=bundled_store).answer
+    [point] = answer["contested"]
+    assert point["status"] == "unrecorded"
+    assert {s for p in point["positions"] for s in p["source_ids"]} == set(q["expected_source_ids"])
+    assert "not yet recorded" in answer["text"] and "does not choose" in answer["text"]

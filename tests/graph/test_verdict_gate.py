@@ -27,7 +27,8 @@ DOCS = {
         ---
         # Contractors
 
-        Contractor laptops may be given VPN access only after a security review is signed off by the security team.
+        Contractor laptops may be given VPN access only after a security review is signed off
+        by the security team.
         """,
     "onboarding-runbook.md": """\
         ---
@@ -49,11 +50,13 @@ DOCS = {
         ---
         # Access
 
-        For ticket TKT-311 the service desk set up VPN access for the contractor on day one under the Onboarding Runbook; no security review is on file.
+        For ticket TKT-311 the service desk set up VPN access for the contractor on day one
+        under the Onboarding Runbook; no security review is on file.
 
         # Equipment
 
-        The contractor laptop for ticket TKT-311 was a ThinkPad T14, returned on 12 March 2026 within the 30-day loan window.
+        The contractor laptop for ticket TKT-311 was a ThinkPad T14, returned on 12 March 2026
+        within the 30-day loan window.
         """,
 }
 
@@ -75,9 +78,12 @@ KNOWLEDGE = """\
         owner: IT Risk Board
         opened_at: 2026-01-10
         positions:
-          - statement: The Onboarding Runbook gives contractors VPN access automatically on day one with no review.
+          - statement: >-
+              The Onboarding Runbook gives contractors VPN access automatically on day one with no review.
             source_ids: [IT-002]
-          - statement: The Remote Access Security Policy allows contractor VPN access only after a signed-off security review.
+          - statement: >-
+              The Remote Access Security Policy allows contractor VPN access only after a signed-off
+              security review.
             source_ids: [IT-001]
     """
 
@@ -111,7 +117,8 @@ def _ask(store, question, draft, query="TKT-311 contractor VPN access"):
         ("On ticket TKT-311, was the laptop returned in time?", True),
         ("Could you tell me whether e-books count?", True),
         ("Which contractor carried out the work?", False),
-        ("When was the laptop returned, and is it damaged?", False),  # the clause after the comma does not open the question
+        # the clause after the comma opens with "and", not an auxiliary
+        ("When was the laptop returned, and is it damaged?", False),
         ("What is the loan window?", False),
     ],
 )

@@ -80,3 +80,12 @@ def test_an_invented_citation_from_the_model_is_caught_by_grounding(bundled_stor
     answer = build_pipeline(bundled_store, model).invoke({"question": SINGLE_HOP})["answer"]
     assert answer["claims"][0]["status"] == "removed" and not answer["answered"]
     assert "INS-SYN-999" in answer["grounding"]["removed_citations"]
+
+
+def test_a_question_about_an_event_is_also_searched_by_its_subject():
+    from groundgate.models.offline_question import analyse
+    from groundgate.pipeline.retrieve import subject_query
+
+    assert subject_query(analyse("When did the new parking rule take effect?", None)) == "new parking rule"
+    assert subject_query(analyse("What does the parking rule say?", None)) is None  # asks for no value
+    assert subject_query(analyse("How much is the parking fee?", None)) is None  # names no event
