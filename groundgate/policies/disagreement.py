@@ -4,7 +4,9 @@ When retrieved sources give different values for what the question asks, the ans
 both values with their sources and says the disagreement is not yet recorded.
 
 Two statements disagree when they come from different documents (neither superseding the
-other) and give different values of the unit the question asks for, about the same thing:
+other, their validity windows overlapping) and give different values of the unit the
+question asks for (a date or year, an amount, a percentage, a duration, or, for a
+who-question, the people and bodies named), about the same thing:
 each is about the question's subject (every identifier it names, such as CLM-1108, and
 half its words), and the two share its words, as a phrase when the question has one
 ("zone map" in "the storm zone map", not in "the map of zone H3"). To be the same fact
@@ -12,7 +14,10 @@ they must also speak of the same kind of event: a question asking when something
 effect" is answered by "went live on 15 February" as much as by "took effect on 1
 February", and by neither "was published on 10 February" nor "will be reviewed in May"
 (see ``knowledge/events.py``). When the question names no event, the two sentences must
-share most of their subject words instead. A statement that restates a register position
+share most of their subject words instead; two sentences naming people must both use the
+question's relation word ("owns", "owned", "owner") and name its subject themselves. A
+value the question states ("the 2024 review") is part of its subject, not an answer. A
+statement that restates a register position
 is the register's business (open: the contradiction policy presents it; resolved: it is
 settled).
 """
@@ -21,12 +26,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from groundgate.answer.model import ContestedPoint, StatedPosition
 from groundgate.knowledge.events import EVENT_WORDS, event_kinds
 from groundgate.knowledge.ingest.contradictions import normal_value
-from groundgate.knowledge.ingest.extract import ValueStatement, statements_in
+from groundgate.knowledge.ingest.extract import ValueStatement, sentences, statements_in
 from groundgate.knowledge.model import Contradiction, Validity
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import STOPWORDS, content_terms, coverage, stem, stems, term_covered, tokens
@@ -100,6 +106,8 @@ def _restates(position_terms: list[str], sentence: str) -> bool:
 
 def _wanted_units(question: str) -> set[str] | None:
     words = {w.lower().strip("?.,") for w in question.split()}
+    if question.split()[:1] and question.split()[0].lower() in ("who", "whom"):
+        return {"party"}
     units: set[str] = set()
     for word, kinds in _ASKS.items():
         if word in words:
@@ -107,8 +115,42 @@ def _wanted_units(question: str) -> set[str] | None:
     return units or None
 
 
-def _statements(envelopes: Iterable[dict[str, Any]]) -> list[tuple[ValueStatement, str]]:
-    """Every value statement in the retrieved passages, with the passage's title and heading."""
+_NAME = re.compile(r"[A-Z][\w&'.-]*(?:\s+(?:(?:of|and|for|the|&)\s+)?[A-Z][\w&'.-]*)*")
+_NOT_NAMES = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday i".split()
+)
+
+
+def _parties(doc_id: str, text: str, question: str, validity: Validity) -> list[ValueStatement]:
+    """One statement per sentence naming people or bodies the question does not name.
+
+    A name is a run of capitalised words ("Claims Technical Committee", "Dana Whitfield");
+    a lone capitalised word opening the sentence is not one ("Decision owner: ...").
+    """
+    asked = {w.lower() for w in re.findall(r"[\w&'.-]+", question)}
+    out = []
+    for sentence in sentences(text):
+        names = set()
+        for match in _NAME.finditer(sentence):
+            words = match.group(0).split()
+            if match.start() == 0 and len(words) == 1:
+                continue
+            kept = [w for w in words if w.lower() not in asked and w.lower() not in _NOT_NAMES]
+            if kept and not _CODE.match(" ".join(kept).lower()):
+                names.add(" ".join(words).lower())
+        if names:
+            out.append(ValueStatement(doc_id, sentence, "party", tuple(sorted(names)), frozenset(), validity))
+    return out
+
+
+def _statements(
+    envelopes: Iterable[dict[str, Any]], question: str = "", parties: bool = False
+) -> list[tuple[ValueStatement, str]]:
+    """Every value statement in the retrieved passages, with the passage's title and heading.
+
+    ``parties`` adds the people and bodies each sentence names (for a who-question).
+    """
     seen: set[tuple[str, str]] = set()
     out = []
     for env in envelopes:
@@ -121,9 +163,12 @@ def _statements(envelopes: Iterable[dict[str, Any]]) -> list[tuple[ValueStatemen
                     continue
                 seen.add(key)
                 context = str(item.get("title") or "")
+                validity = Validity.model_validate(item.get("validity") or {})
                 # an email's header lines arrive run together; each field is its own statement
                 text = _FIELD.sub("\n", item.get("snippet", ""))
-                out.extend((s, context) for s in statements_in(sid, text, Validity()))
+                out.extend((s, context) for s in statements_in(sid, text, validity))
+                if parties:
+                    out.extend((s, context) for s in _parties(sid, text, question, validity))
     return out
 
 
@@ -142,19 +187,55 @@ def _values(statement: ValueStatement, unit: str) -> set[str]:
     return values
 
 
-def _same_fact(left: ValueStatement, right: ValueStatement, asked: frozenset[str]) -> bool:
+def _relates(relation: str, sentence: str) -> bool:
+    """Whether the sentence uses the question's relation word, in any form (owns, owned, owner)."""
+    root = stem(relation)
+    return len(root) >= 3 and any(
+        stem(t).startswith(root) or (len(stem(t)) >= 3 and root.startswith(stem(t))) for t in tokens(sentence)
+    )
+
+
+def _same_fact(
+    left: ValueStatement, right: ValueStatement, asked: frozenset[str], relation: str | None
+) -> bool:
     """Whether two statements are about the same fact.
 
     They are when they speak of the kind of event the question asks about, or, when it
-    names none, of the same kinds of event and nearly the same subject.
+    names none, of the same kinds of event and nearly the same subject. Two sentences
+    naming people or bodies must also use the who-question's relation word ("owns").
     """
     left_events, right_events = event_kinds(left.sentence), event_kinds(right.sentence)
+    if left.unit == "party":
+        return (
+            relation is not None
+            and _relates(relation, left.sentence)
+            and _relates(relation, right.sentence)
+            and (not asked or bool(asked & left_events & right_events))
+        )
     if asked:
         return bool(asked & left_events) and bool(asked & right_events)
     if left_events != right_events:
         return False
     overlap = len(left.subject & right.subject) / max(1, len(left.subject | right.subject))
     return overlap >= SUBJECT_OVERLAP
+
+
+def _named_values(question: str) -> set[str]:
+    """The values the question itself states, in the spelling statements use."""
+    named = {v for s in statements_in("", question, Validity()) for v in s.values}
+    return named | set(re.findall(r"\b\d{4}\b", question))
+
+
+def _mentions_subject(subject_terms: list[str], relation: str | None, sentence: str) -> bool:
+    """Whether a sentence naming people speaks of the subject itself, not only by "it"."""
+    sentence_stems = stems(sentence)
+    return any(term_covered(t, sentence_stems) for t in subject_terms if t != relation)
+
+
+def _topic(unit: str, values: set[str]) -> str:
+    if unit == "party":
+        return f"Sources name different people or bodies: {', '.join(sorted(values))}"
+    return f"Sources give different {unit} values: {', '.join(sorted(values))}"
 
 
 def find_disagreements(
@@ -166,11 +247,19 @@ def find_disagreements(
     units = _wanted_units(question)
     subject_pairs = _pairs(question)
     codes = _codes(question)
+    relation = next(iter(content_terms(question)), None) if units == {"party"} else None
     relevant: list[tuple[ValueStatement, set[str], set[tuple[str, str]]]] = []
-    for statement, context in _statements(envelopes):
-        if units is not None and statement.unit not in units:
+    named = _named_values(question)
+    for found, context in _statements(envelopes, question, parties=units == {"party"}):
+        if units is not None and found.unit not in units:
             continue
+        # a value the question names is part of its subject ("the 2025 review"), not an answer
+        statement = replace(found, values=tuple(v for v in found.values if v not in named))
         text = f"{context}\n{statement.sentence}"
+        if not statement.values:
+            continue
+        if statement.unit == "party" and not _mentions_subject(subject_terms, relation, statement.sentence):
+            continue
         if coverage(subject_terms, text) >= QUESTION_FIT and codes <= _codes(text):
             relevant.append((statement, stems(text), _pairs(context) | _pairs(statement.sentence)))
     entries = store.contradictions(status=None)
@@ -178,8 +267,8 @@ def find_disagreements(
     points: dict[tuple[str, ...], ContestedPoint] = {}
     for i, (left, left_stems, left_pairs) in enumerate(relevant):
         for right, right_stems, right_pairs in relevant[i + 1 :]:
-            if left.doc_id == right.doc_id:
-                continue
+            if left.doc_id == right.doc_id or not left.validity.overlaps(right.validity):
+                continue  # one document, or rules in force at different times: a change
             unit = _common_unit(left.unit, right.unit)
             if unit is None:
                 continue
@@ -187,7 +276,9 @@ def find_disagreements(
             if lv & rv:
                 continue
             shared = [t for t in subject_terms if term_covered(t, left_stems & right_stems)]
-            if len(shared) < min(2, len(subject_terms)) or not _same_fact(left, right, asked_events):
+            if len(shared) < min(2, len(subject_terms)):
+                continue
+            if not _same_fact(left, right, asked_events, relation):
                 continue
             if subject_pairs and not subject_pairs & left_pairs & right_pairs:
                 continue  # they name different things that share the question's words
@@ -201,7 +292,7 @@ def find_disagreements(
             points.setdefault(
                 key,
                 ContestedPoint(
-                    topic=f"Sources give different {unit} values: {', '.join(sorted(lv | rv))}",
+                    topic=_topic(unit, lv | rv),
                     positions=(
                         StatedPosition(statement=left.sentence, source_ids=(left.doc_id,)),
                         StatedPosition(statement=right.sentence, source_ids=(right.doc_id,)),

@@ -148,6 +148,75 @@ DOCS = {
 
         The park and ride daily charge is EUR 4.
         """,
+    "fares-handbook.md": """\
+        ---
+        id: TR-013
+        title: Fares handbook
+        kind: handbook
+        ---
+        # Fare cap
+
+        The fare cap policy is owned by the Fares Team and reviewed each spring.
+        """,
+    "org-chart.md": """\
+        ---
+        id: TR-014
+        title: Organisation chart notes
+        kind: notes
+        ---
+        # Fare cap
+
+        Owner of the fare cap policy: Revenue Protection Unit.
+
+        # Founding
+
+        The agency was chaired by Ben Ode from its first board meeting.
+
+        Ada Vance founded the agency with a single bus route.
+        """,
+    "fares-2024.md": """\
+        ---
+        id: TR-015
+        title: Single fares 2024
+        kind: rule
+        effective_from: 2024-01-01
+        effective_to: 2025-01-01
+        ---
+        # Single fare
+
+        The single fare is EUR 2.
+        """,
+    "fares-2025.md": """\
+        ---
+        id: TR-016
+        title: Single fares 2025
+        kind: rule
+        effective_from: 2025-01-01
+        ---
+        # Single fare
+
+        The single fare is EUR 2.40.
+        """,
+    "review-notes.md": """\
+        ---
+        id: TR-017
+        title: Fare review notes
+        kind: notes
+        ---
+        # Fare review
+
+        The 2024 fare review took effect on 1 March 2025.
+        """,
+    "review-email.md": """\
+        ---
+        id: TR-018
+        title: "Email: fare review"
+        kind: email
+        ---
+        # Fare review
+
+        From: Fares Team Date: 3 March 2025 Subject: 2024 fare review now in force
+        """,
 }
 
 KNOWLEDGE = """\
@@ -240,3 +309,29 @@ def test_a_birth_year_against_a_birth_date_is_compared_by_year(transit_store):
     [point] = _unrecorded(ans)
     assert {p["source_ids"][0] for p in point["positions"]} == {"TR-007", "TR-008"}
     assert "1961" in point["topic"] and "1962" in point["topic"]
+
+
+def test_two_sources_naming_different_owners_disagree(transit_store):
+    ans = _ask(transit_store, "Who owns the fare cap policy?", "fare cap policy owner",
+               "The fare cap policy is owned by the Fares Team. [TR-013]")
+    [point] = _unrecorded(ans)
+    assert {p["source_ids"][0] for p in point["positions"]} == {"TR-013", "TR-014"}
+    assert "fares team" in point["topic"] and "revenue protection unit" in point["topic"]
+
+
+def test_people_named_for_other_roles_are_not_a_disagreement(transit_store):
+    ans = _ask(transit_store, "Who founded the agency?", "agency founded Ada Vance chaired board",
+               "Ada Vance founded the agency in 1990. [TR-007]")
+    assert not ans["contested"], ans["text"]
+
+
+def test_values_in_force_at_different_times_are_a_change(transit_store):
+    ans = _ask(transit_store, "How much is the single fare?", "single fare",
+               "The single fare is EUR 2.40. [TR-016]")
+    assert not ans["contested"], ans["text"]
+
+
+def test_a_year_that_names_the_subject_is_not_an_answer(transit_store):
+    ans = _ask(transit_store, "When did the 2024 fare review take effect?", "2024 fare review",
+               "The 2024 fare review took effect on 1 March 2025. [TR-017]")
+    assert not ans["contested"], ans["text"]
