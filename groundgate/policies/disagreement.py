@@ -5,8 +5,9 @@ both values with their sources and says the disagreement is not yet recorded.
 
 Two statements disagree when they come from different documents (neither superseding the
 other, their validity windows overlapping) and give different values of the unit the
-question asks for (a date or year, an amount, a percentage, a duration, or, for a
-who-question, the people and bodies named), about the same thing:
+question asks for (a date or year, an amount, a percentage, a duration, a plain count
+for a how-many question, or, for a who-question, the people and bodies named), about the
+same thing:
 each is about the question's subject (every identifier it names, such as CLM-1108, and
 half its words), and the two share its words, as a phrase when the question has one
 ("zone map" in "the storm zone map", not in "the map of zone H3"). To be the same fact
@@ -56,7 +57,9 @@ _ASKS = {
     "amount": ("money",),
     "cost": ("money",),
     "long": ("years", "months", "weeks", "days", "hours"),
-    "many": ("years", "months", "weeks", "days", "hours", "percent"),
+    "many": ("years", "months", "weeks", "days", "hours", "percent", "count"),
+    "number": ("count",),
+    "population": ("count",),
 }
 
 _FIELD = re.compile(r"\s+(?=[A-Z][A-Za-z]*(?: [A-Za-z]+)?: )")
@@ -144,12 +147,43 @@ def _parties(doc_id: str, text: str, question: str, validity: Validity) -> list[
     return out
 
 
+_NOT_COUNTS = re.compile(
+    r"(?:GBP|USD|EUR|£|\$|€)\s?\d[\d,.]*"  # amounts
+    r"|\b\d+(?:\.\d+)?\s?(?:%|per ?cent)"  # percentages
+    r"|\b\d+[- ](?:year|month|week|day|hour)s?\b"  # durations
+    r"|\b\d{1,2} [A-Z][a-z]+\.? \d{4}\b|\b[A-Z][a-z]+\.? \d{1,2},? \d{4}\b|\b\d{4}-\d{2}-\d{2}\b"  # dates
+    r"|\b(?:1[5-9]|20)\d\d\b"  # years
+    r"|\b[A-Za-z]+(?:[-_/][A-Za-z0-9]+)*[-_/]\d+\w*"  # identifiers
+    r"|\b\d+(?:st|nd|rd|th)\b"  # ordinals
+    r"|\b(?:[A-Z][a-z]*|version|edition|section|part|chapter|article|level|phase|step|stage|item|page"
+    r"|room|no|number|route|zone|grade|tier|class|type)\.?\s+\d+\b"  # labels: Edition 2, route 66
+)
+_COUNT = re.compile(r"\b(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s+(thousand|million|billion))?\b", re.I)
+_SCALE = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+
+
+def _counts(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]:
+    """One statement per sentence stating plain numbers (not amounts, dates, years or ids)."""
+    out = []
+    for sentence in sentences(text):
+        values = set()
+        for match in _COUNT.finditer(_NOT_COUNTS.sub(" ", sentence)):
+            number = float(match.group(1).replace(",", "") + "." + (match.group(2) or "0"))
+            number *= _SCALE.get((match.group(3) or "").lower(), 1)
+            values.add(str(int(number)) if number.is_integer() else str(number))
+        if values:
+            subject = frozenset(stem(t) for t in content_terms(sentence) if not t[:1].isdigit())
+            out.append(ValueStatement(doc_id, sentence, "count", tuple(sorted(values)), subject, validity))
+    return out
+
+
 def _statements(
-    envelopes: Iterable[dict[str, Any]], question: str = "", parties: bool = False
+    envelopes: Iterable[dict[str, Any]], question: str = "", parties: bool = False, counts: bool = False
 ) -> list[tuple[ValueStatement, str]]:
     """Every value statement in the retrieved passages, with the passage's title and heading.
 
-    ``parties`` adds the people and bodies each sentence names (for a who-question).
+    ``parties`` adds the people and bodies each sentence names (for a who-question),
+    ``counts`` the plain numbers (for a how-many question).
     """
     seen: set[tuple[str, str]] = set()
     out = []
@@ -169,6 +203,8 @@ def _statements(
                 out.extend((s, context) for s in statements_in(sid, text, validity))
                 if parties:
                     out.extend((s, context) for s in _parties(sid, text, question, validity))
+                if counts:
+                    out.extend((s, context) for s in _counts(sid, text, validity))
     return out
 
 
@@ -222,7 +258,8 @@ def _same_fact(
 
 def _named_values(question: str) -> set[str]:
     """The values the question itself states, in the spelling statements use."""
-    named = {v for s in statements_in("", question, Validity()) for v in s.values}
+    stated = statements_in("", question, Validity()) + _counts("", question, Validity())
+    named = {v for s in stated for v in s.values}
     return named | set(re.findall(r"\b\d{4}\b", question))
 
 
@@ -250,7 +287,9 @@ def find_disagreements(
     relation = next(iter(content_terms(question)), None) if units == {"party"} else None
     relevant: list[tuple[ValueStatement, set[str], set[tuple[str, str]]]] = []
     named = _named_values(question)
-    for found, context in _statements(envelopes, question, parties=units == {"party"}):
+    for found, context in _statements(
+        envelopes, question, parties=units == {"party"}, counts=units is not None and "count" in units
+    ):
         if units is not None and found.unit not in units:
             continue
         # a value the question names is part of its subject ("the 2025 review"), not an answer

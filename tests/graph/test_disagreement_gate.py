@@ -217,6 +217,26 @@ DOCS = {
 
         From: Fares Team Date: 3 March 2025 Subject: 2024 fare review now in force
         """,
+    "network-page.md": """\
+        ---
+        id: TR-019
+        title: Network facts
+        kind: web_page
+        ---
+        # Routes
+
+        The agency runs 42 bus routes.
+        """,
+    "network-report.md": """\
+        ---
+        id: TR-020
+        title: Annual network report
+        kind: report
+        ---
+        # Routes
+
+        The agency operates 45 bus routes across the city, with 310 buses.
+        """,
 }
 
 KNOWLEDGE = """\
@@ -335,3 +355,11 @@ def test_a_year_that_names_the_subject_is_not_an_answer(transit_store):
     ans = _ask(transit_store, "When did the 2024 fare review take effect?", "2024 fare review",
                "The 2024 fare review took effect on 1 March 2025. [TR-017]")
     assert not ans["contested"], ans["text"]
+
+
+def test_two_sources_counting_differently_disagree(transit_store):
+    ans = _ask(transit_store, "How many bus routes does the agency run?", "agency bus routes",
+               "The agency runs 42 bus routes. [TR-019]")
+    [point] = _unrecorded(ans)
+    assert {p["source_ids"][0] for p in point["positions"]} == {"TR-019", "TR-020"}
+    assert "42" in point["topic"] and "45" in point["topic"]
