@@ -24,6 +24,7 @@ EVENTS: dict[str, tuple[str, ...]] = {
         "end", "ends", "ended", "expire", "expires", "expired", "cease", "ceased",
         "withdrawn", "discontinued", "terminated", "closed", "no longer applies",
     ),
+    "completion": ("completed", "finished", "built", "constructed", "erected", "opened"),
     "birth": ("born", "birth"),
     "death": ("died", "dies", "death", "passed away"),
     "founding": ("founded", "established", "incorporated", "set up", "formed"),

@@ -3,24 +3,25 @@
 When retrieved sources give different values for what the question asks, the answer shows
 both values with their sources and says the disagreement is not yet recorded.
 
-Two statements disagree when they come from different documents (neither superseding the
-other, their validity windows overlapping) and give different values of the unit the
-question asks for (a date or year, an amount, a percentage, a duration, a plain count
-for a how-many question, or, for a who-question, the people and bodies named), about the
-same thing:
-each is about the question's subject (every identifier it names, such as CLM-1108, and
-half its words), and the two share its words, as a phrase when the question has one
-("zone map" in "the storm zone map", not in "the map of zone H3"). To be the same fact
-they must also speak of the same kind of event: a question asking when something "took
-effect" is answered by "went live on 15 February" as much as by "took effect on 1
-February", and by neither "was published on 10 February" nor "will be reviewed in May"
-(see ``knowledge/events.py``). When the question names no event, the two sentences must
-share most of their subject words instead; two sentences naming people must both use the
-question's relation word ("owns", "owned", "owner") and name its subject themselves. A
-value the question states ("the 2024 review") is part of its subject, not an answer. A
-statement that restates a register position
-is the register's business (open: the contradiction policy presents it; resolved: it is
-settled).
+Two statements disagree when all of these hold:
+
+- They come from different documents, neither superseding the other, with overlapping
+  validity windows (rules in force at different times are a change).
+- They give different values of the unit the question asks for: a date or year, an
+  amount, a percentage, a duration, a plain count (how many), or, for a who-question not
+  pinned to a time, the people and bodies named. A value the question itself states
+  ("the 2024 review") is part of its subject, not an answer.
+- Each is about the question's subject: every identifier it names (CLM-1108), and half
+  its words, counting the passage's title and heading. When the subject is longer than
+  two words, the two share a phrase of it ("zone map" in "the storm zone map", not in
+  "the map of zone H3", for "the H3 zone map update").
+- They state the same fact. When the question names a kind of event, both speak of it:
+  "took effect on 1 February" and "went live on 15 February" do, "was published on 10
+  February" does not (see ``knowledge/events.py``). When it names none, each sentence by
+  itself holds half the question's subject words. Sentences naming people must both use
+  the question's relation word ("owns", "owned", "owner") and name its subject themselves.
+- The register does not already hold it: a statement restating a register position, open
+  or resolved, is the register's business.
 """
 
 from __future__ import annotations
@@ -46,8 +47,6 @@ QUESTION_FIT = 0.5
 POSITION_RESTATED = 0.5
 """Share of a register position's words a statement must contain to restate it."""
 
-SUBJECT_OVERLAP = 0.3
-"""Share of subject words two statements must have in common when no event kind ties them."""
 
 _ASKS = {
     "when": ("date", "year"),
@@ -67,7 +66,10 @@ _FIELD = re.compile(r"\s+(?=[A-Z][A-Za-z]*(?: [A-Za-z]+)?: )")
 
 
 def _pairs(text: str) -> set[tuple[str, str]]:
-    """Adjacent content words (stopwords skipped, stemmed): "zone map" in "the storm zone map"."""
+    """Adjacent content words in order, stopwords skipped and stemmed.
+
+    "zone map" is in "the storm zone map", and not in "the map of zone H3".
+    """
     words = [stem(t) for t in tokens(text) if t not in STOPWORDS and t not in EVENT_WORDS]
     return set(zip(words, words[1:], strict=False))
 
@@ -110,7 +112,8 @@ def _restates(position_terms: list[str], sentence: str) -> bool:
 def _wanted_units(question: str) -> set[str] | None:
     words = {w.lower().strip("?.,") for w in question.split()}
     if question.split()[:1] and question.split()[0].lower() in ("who", "whom"):
-        return {"party"}
+        # who held a role at a time is history, not a disagreement between sources
+        return set() if _has_time(question) else {"party"}
     units: set[str] = set()
     for word, kinds in _ASKS.items():
         if word in words:
@@ -125,6 +128,10 @@ _NOT_NAMES = frozenset(
 )
 
 
+def _has_time(text: str) -> bool:
+    return bool(re.search(r"\b(?:1[5-9]|20)\d\d\b", text))
+
+
 def _parties(doc_id: str, text: str, question: str, validity: Validity) -> list[ValueStatement]:
     """One statement per sentence naming people or bodies the question does not name.
 
@@ -134,6 +141,8 @@ def _parties(doc_id: str, text: str, question: str, validity: Validity) -> list[
     asked = {w.lower() for w in re.findall(r"[\w&'.-]+", question)}
     out = []
     for sentence in sentences(text):
+        if _has_time(sentence):
+            continue  # "Lena Voss, since 2019": a role at a time, not a standing fact
         names = set()
         for match in _NAME.finditer(sentence):
             words = match.group(0).split()
@@ -172,8 +181,8 @@ def _counts(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]:
             number *= _SCALE.get((match.group(3) or "").lower(), 1)
             values.add(str(int(number)) if number.is_integer() else str(number))
         if values:
-            subject = frozenset(stem(t) for t in content_terms(sentence) if not t[:1].isdigit())
-            out.append(ValueStatement(doc_id, sentence, "count", tuple(sorted(values)), subject, validity))
+            found = tuple(sorted(values))
+            out.append(ValueStatement(doc_id, sentence, "count", found, frozenset(), validity))
     return out
 
 
@@ -232,12 +241,17 @@ def _relates(relation: str, sentence: str) -> bool:
 
 
 def _same_fact(
-    left: ValueStatement, right: ValueStatement, asked: frozenset[str], relation: str | None
+    left: ValueStatement,
+    right: ValueStatement,
+    asked: frozenset[str],
+    relation: str | None,
+    subject_terms: list[str],
 ) -> bool:
     """Whether two statements are about the same fact.
 
     They are when they speak of the kind of event the question asks about, or, when it
-    names none, of the same kinds of event and nearly the same subject. Two sentences
+    names none, of the same kinds of event, each sentence by itself covering half the
+    question's subject words (not only through its heading). Two sentences
     naming people or bodies must also use the who-question's relation word ("owns").
     """
     left_events, right_events = event_kinds(left.sentence), event_kinds(right.sentence)
@@ -252,8 +266,8 @@ def _same_fact(
         return bool(asked & left_events) and bool(asked & right_events)
     if left_events != right_events:
         return False
-    overlap = len(left.subject & right.subject) / max(1, len(left.subject | right.subject))
-    return overlap >= SUBJECT_OVERLAP
+    # no event to tie them: each sentence, by itself, must be about what the question asks
+    return all(coverage(subject_terms, s.sentence) >= QUESTION_FIT for s in (left, right))
 
 
 def _named_values(question: str) -> set[str]:
@@ -317,9 +331,9 @@ def find_disagreements(
             shared = [t for t in subject_terms if term_covered(t, left_stems & right_stems)]
             if len(shared) < min(2, len(subject_terms)):
                 continue
-            if not _same_fact(left, right, asked_events, relation):
+            if not _same_fact(left, right, asked_events, relation, subject_terms):
                 continue
-            if subject_pairs and not subject_pairs & left_pairs & right_pairs:
+            if len(subject_terms) > 2 and not subject_pairs & left_pairs & right_pairs:
                 continue  # they name different things that share the question's words
             if _versions(store, left.doc_id, right.doc_id):
                 continue

@@ -1,6 +1,7 @@
 """`groundgate eval` on a small dataset written by hand: the four files and the numbers in them."""
 
 import json
+import pathlib
 
 import pytest
 from typer.testing import CliRunner
@@ -124,3 +125,11 @@ def test_question_lines_are_checked(tiny_dataset, line, problem):
 def test_unknown_configuration_is_a_clear_error(tiny_dataset):
     result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--configs", "A,Z"])
     assert result.exit_code == 2 and "unknown value 'Z'" in result.output
+
+
+def test_the_riverbend_dataset_is_well_formed():
+    """bench/datasets/riverbend is read as `groundgate eval --dataset` reads it."""
+    folder = pathlib.Path(__file__).parents[2] / "bench" / "datasets" / "riverbend"
+    with dataset_store(folder) as (store, questions):
+        loaded = load_questions(questions, store)
+        assert len(loaded) == 20 and store.counts()["documents"] == 16

@@ -237,6 +237,66 @@ DOCS = {
 
         The agency operates 45 bus routes across the city, with 310 buses.
         """,
+    "bridge-history.md": """\
+        ---
+        id: TR-021
+        title: Canal footbridge
+        kind: article
+        ---
+        # Canal footbridge
+
+        The canal footbridge was completed in 1912 for the tram depot.
+        """,
+    "bridge-plaque.md": """\
+        ---
+        id: TR-022
+        title: Heritage plaques
+        kind: list
+        ---
+        # Canal footbridge
+
+        Plaque 4 says the canal footbridge was finished in 1915.
+        """,
+    "depot-city.md": """\
+        ---
+        id: TR-023
+        title: Harlow Bay
+        kind: article
+        ---
+        # Harlow Bay
+
+        The town had 8,200 registered bus pass holders last year.
+        """,
+    "depot-leaflet.md": """\
+        ---
+        id: TR-024
+        title: Harlow Bay leaflet
+        kind: leaflet
+        ---
+        # Passes
+
+        Harlow Bay has 9,100 registered bus pass holders.
+        """,
+    "depot-managers.md": """\
+        ---
+        id: TR-025
+        title: Depot managers
+        kind: list
+        ---
+        # Omar Reyes
+
+        Omar Reyes managed the north depot from 2009 to 2016.
+        """,
+    "depot-news.md": """\
+        ---
+        id: TR-026
+        title: Depot news
+        kind: newsletter
+        ---
+        # Kit Adebayo
+
+        Kit Adebayo has managed the north depot since 2016.
+        """,
 }
 
 KNOWLEDGE = """\
@@ -363,3 +423,25 @@ def test_two_sources_counting_differently_disagree(transit_store):
     [point] = _unrecorded(ans)
     assert {p["source_ids"][0] for p in point["positions"]} == {"TR-019", "TR-020"}
     assert "42" in point["topic"] and "45" in point["topic"]
+
+
+def test_completed_and_finished_are_the_same_event(transit_store):
+    ans = _ask(transit_store, "When was the canal footbridge completed?", "canal footbridge",
+               "The canal footbridge was completed in 1912. [TR-021]")
+    [point] = _unrecorded(ans)
+    assert "1912" in point["topic"] and "1915" in point["topic"]
+
+
+def test_a_count_whose_subject_is_only_in_the_heading_still_counts(transit_store):
+    ans = _ask(transit_store, "How many registered bus pass holders does Harlow Bay have?",
+               "Harlow Bay registered bus pass holders",
+               "Harlow Bay has 9,100 registered bus pass holders. [TR-024]")
+    [point] = _unrecorded(ans)
+    assert {p["source_ids"][0] for p in point["positions"]} == {"TR-023", "TR-024"}
+
+
+def test_who_held_a_role_over_time_is_history_not_a_disagreement(transit_store):
+    for question in ("Who managed the north depot in 2012?", "Who manages the north depot?"):
+        ans = _ask(transit_store, question, "managed north depot",
+                   "Omar Reyes managed the north depot from 2009 to 2016. [TR-025]")
+        assert not ans["contested"], ans["text"]
