@@ -46,9 +46,13 @@ def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
     missing = [w for w in q.focus if not any(w in c.credit for c in chosen)]
     # long questions are rarely echoed word for word: the floor falls with their length
     floor = 0.5 if len(q.focus) <= 4 else (0.4 if len(q.focus) <= 6 else 0.3)
-    # about the subject, at the asked year, with the kind of thing asked: that answers it
+    # about the subject, at the asked year, with the kind of thing asked and what the
+    # question says about it: that answers it ("(1871-1939)" spans 1900, but says nothing
+    # about who was mayor then)
     dated = q.year and any(c.anchored and year_fit(q, c.sentence.rendered) > 0
-                           and typed(q, c.sentence.rendered) for c in chosen)
+                           and typed(q, c.sentence.rendered)
+                           and (not q.predicate or coverage_of([c], q.predicate, weights) >= 0.3)
+                           for c in chosen)
     if len(q.focus) >= 3 and not dated and coverage_of(chosen, q.focus, weights) < floor:
         return "the retrieved sources do not address " + ", ".join(missing[:6])
     candidates = [c for c in chosen if c.anchored or not specific]

@@ -341,6 +341,8 @@ def test_unseen_on_topic_questions_without_an_answer_are_insufficient(articles):
         "What was Ilse Brandt's annual salary at the Technical Academy of Dorn?",
         "How many spectators attended the 2003 national cup final?",
         "What is the population of Kessling?",
+        # a lifespan that spans the year is not an answer about an office
+        "Who was mayor of Kessling in 1900?",
     ):
         assert answer(drive(articles, question)).startswith("INSUFFICIENT"), question
 
