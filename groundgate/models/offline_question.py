@@ -202,7 +202,9 @@ def _is_verb_like(word: str, following: str) -> bool:
 
 def head_noun(text: str) -> tuple[str, ...]:
     """The noun a ``which/what N ...`` or ``X's N`` question asks about, as a comparison key."""
-    words = re.findall(r"[a-z0-9][a-z0-9\-']*", _LEADING_PREPOSITION.sub("", text.lower()))
+    lowered = _LEADING_PREPOSITION.sub("", text.lower())
+    cased = re.findall(r"[A-Za-z0-9][A-Za-z0-9\-']*", text[len(text) - len(lowered):])
+    words = [w.lower() for w in cased]
     if (
         len(words) >= 3 and words[0] in ("which", "what") and words[1] not in STOPWORDS
         and not _is_verb_like(words[1], words[2])
@@ -210,7 +212,10 @@ def head_noun(text: str) -> tuple[str, ...]:
         run: list[str] = []
         for index, word in enumerate(words[1:5], start=1):
             following = words[index + 1] if index + 1 < len(words) else ""
-            if word in STOPWORDS or (run and _is_verb_like(word, following)):
+            # "which firm employed Lena Voss": a verb before a name ends the noun
+            before_name = index + 1 < len(cased) and cased[index + 1][:1].isupper()
+            if word in STOPWORDS or (run and (_is_verb_like(word, following) or (
+                    before_name and word.endswith("ed")))):
                 break
             run.append(word)
         keys = [term_key(w) for w in run if w not in TYPE_WORDS | _QUALIFIERS]

@@ -217,25 +217,49 @@ def opening_name(text: str) -> str:
     return opening.group(0)
 
 
+_SPAN = re.compile(r"\b(\d{4})\s*(?:[-–]|to|until|and)\s*(\d{4})\b")
+_SINCE = re.compile(r"\b(?:since|from)\s+(\d{4})\b(?!\s*(?:[-–]|to|until|and)\s*\d{4})")
+_UNTIL = re.compile(r"(?<!\d{4} )\b(?:until|till|up to)\s+(\d{4})\b")
+
+
+def span_fit(year: int, text: str) -> int:
+    """How the spans of years ``text`` states fit ``year``: 1, -1, or 0 when it states none.
+
+    "2011 to 2019" holds 2015; "since 2019" holds 2020; "until 2011" holds 2005.
+    """
+    closed = [(int(a), int(b)) for a, b in _SPAN.findall(text)]
+    since = [int(a) for a in _SINCE.findall(text)]
+    until = [int(b) for b in _UNTIL.findall(text)]
+    if not (closed or since or until):
+        return 0
+    held = (any(a <= year < b for a, b in closed) or any(a <= year for a in since)
+            or any(year < b for b in until))
+    return 1 if held else -1
+
+
 def year_fit(q: Question, text: str) -> int:
     """How ``text`` fits the question's year: 1, -1 or 0.
 
-    1 if it holds the year (or a span around it), -1 if it only names other years, 0 when
-    the question has no year or the text none.
+    1 if it holds the year or a span of years around it ("2011 to 2019", "since 2019");
+    -1 if it only names other years; 0 when the question has no year or the text none.
     """
     if not q.year:
         return 0
     years = find_years(text)
-    spans = re.findall(r"\b(\d{4})\s*(?:[-–]|to|until|and)\s*(\d{4})\b", text)
-    if any(int(a) <= q.year < int(b) for a, b in spans) or q.year in years:
-        return 1
-    return -1 if years else 0
+    spans = span_fit(q.year, text)
+    if spans or q.year not in years:
+        return spans or (-1 if years else 0)
+    return 1
 
 
 def _time_fit(q: Question, sentence: Sentence, day: date | None) -> float:
     """Reward sentences whose years or validity fit the question's date; penalise misfits."""
     # a question pinned to a year is answered by what held in that year
-    bonus = {1: 0.4, -1: -0.3}.get(year_fit(q, sentence.rendered), 0.0)
+    fits = year_fit(q, sentence.rendered)
+    if not q.year and day:
+        # asked as of a day: "since 2019" held then, "until 2011" had ended
+        fits = span_fit(day.year, sentence.rendered)
+    bonus = {1: 0.4, -1: -0.3}.get(fits, 0.0)
     window = window_of(sentence.valid)
     if day and window:
         bonus += 0.15 if window.contains(day) else -0.3

@@ -94,7 +94,7 @@ for _group in (
     "found founded founder foundation",
     "elect elected election",
     "coach coached coaching manager managed",
-    "director directed",
+    "direct directs directing directed director directors",
 ):
     _words = _group.split()
     for _word in _words:
@@ -216,7 +216,7 @@ def capitalised_names(text: str, *, skip_initial: bool = False) -> list[str]:
             if not run:
                 run_initial[0] = sentence_start
             run.append(word)
-        elif run and word.lower() in _NAME_CONNECTORS and word.islower():
+        elif run and word.lower() in _NAME_CONNECTORS and (word.islower() or word == "&"):
             run.append(word)
         else:
             flush()

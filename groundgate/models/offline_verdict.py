@@ -70,6 +70,11 @@ def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
         best = max((coverage_of([h], q.predicate, weights)
                     + 0.15 * (head in norm_stems(h.sentence.rendered)) for h in holders),
                    default=0.0)
+        if q.relative and holders:
+            # "the firm where the designer was chief engineer": the chain of sentences
+            # says it together, the last hop ("founded ... by Hugo Lenth") only its part
+            best = max(best, coverage_of(chosen, q.predicate, weights) + 0.15 * any(
+                head in norm_stems(c.sentence.rendered) for c in chosen))
         if best < 0.35 and not dated:
             return "no retrieved passage names the " + (_head_word(q) or " ".join(missing[:1])
                                                           or "answer")

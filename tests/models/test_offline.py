@@ -451,3 +451,44 @@ def test_lexical_helpers():
                              skip_initial=True) == ["Ilse Brandt of Kessling"]
     assert has_value("within 12 months", "duration") and has_value("GBP 3,850", "money")
     assert not has_value("founded in 1850", "number")
+
+
+def test_names_joined_by_an_ampersand_stay_one_name():
+    assert capitalised_names("Who led Lenth & Partners when the bridge opened?", skip_initial=True) == [
+        "Lenth & Partners"
+    ]
+    assert "Lenth & Partners" in analyse("Who led Lenth & Partners in 1990?", None).mentions
+
+
+@pytest.fixture(scope="module")
+def riverbend():
+    store = _store(Path(__file__).parents[2] / "bench" / "datasets" / "riverbend" / "corpus")
+    yield store
+    store.close()
+
+
+def test_a_relative_question_is_answered_by_the_chain_of_sentences(riverbend):
+    text = answer(drive(riverbend, "Who founded the firm where the designer of the Greyhaven Bridge "
+                                   "was chief engineer?"))
+    assert not text.startswith("INSUFFICIENT") and "Hugo Lenth" in text, text
+
+
+def test_a_lifespan_around_the_year_does_not_answer_who_held_an_office(riverbend):
+    text = answer(drive(riverbend, "Who was mayor of Port Amsel in 1999?"))
+    assert text.startswith("INSUFFICIENT"), text
+
+
+def test_the_holder_on_the_day_asked_is_the_one_whose_span_covers_it(riverbend):
+    text = answer(drive(riverbend, "Who directs the Riverbend Institute of Structures?", as_of="2020-06-01"))
+    first = text.splitlines()[0]
+    assert "Lena Voss" in first and "Marta Kollin" not in first, text
+
+
+def test_spans_of_years_fit_the_years_inside_them():
+    from groundgate.models.offline_score import span_fit
+
+    assert span_fit(2015, "Samir Okoye, 2011 to 2019") == 1
+    assert span_fit(2020, "Lena Voss, since 2019") == 1
+    assert span_fit(2020, "she directed it until 2011") == -1
+    assert span_fit(2005, "she directed it until 2011") == 1
+    assert span_fit(2020, "born in 1952") == 0
