@@ -7,6 +7,7 @@ from typing import Any
 
 from groundgate.answer.model import Answer, Claim, ContestedPoint
 from groundgate.errors import StoreError
+from groundgate.knowledge.ingest.chunking import chunk_document
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage, stems, term_covered
 from groundgate.policies.contradiction import (
@@ -43,7 +44,8 @@ def _passage(claim: Claim, store: KnowledgeStore) -> str:
     terms = content_terms(claim.text)
     best, best_cover = "", 0.0
     for source_id in claim.citations:
-        for chunk in store.chunks_of(source_id):
+        doc = store.get_document(source_id)
+        for chunk in chunk_document(doc) if doc else ():
             text = f"{chunk.heading}\n{chunk.text}"
             cover = coverage(terms, text)
             if cover > best_cover:
