@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from groundgate.errors import ConfigError
 from groundgate.graph.build import build_agent
-from groundgate.graph.context import Bounds
+from groundgate.graph.context import Bounds, ToolRunner
 from groundgate.knowledge.default import open_store
 from groundgate.knowledge.embed import make_embedder
 from groundgate.knowledge.port import KnowledgeStore
@@ -116,16 +116,17 @@ otherwise ``settings`` name the embedded store.
     if deep and mode == "pipeline":
         raise ConfigError("--deep asks for the agent; it cannot be combined with --mode pipeline")
     embedder = make_embedder(settings.embedder)
-    owned = store is None
+    opened = None
     if store is None:
-        store = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
+        opened = store = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
     try:
         model = make_chat_model(settings.model, env=os.environ)
         common: dict[str, Any] = {"policies": policies, "embedder": embedder, "model_name": settings.model}
         graph: Any
         inputs: dict[str, Any] = {"question": question, "as_of": as_of}
         keys = ["answer", "trace", "envelopes", "messages"]
-        lane_store, lane_runner = store, execute
+        lane_store: KnowledgeStore = store
+        lane_runner: ToolRunner = execute
         if telemetry is not None and mode in ("auto", "pipeline"):
             # build_agent hooks its own spans in; the lanes get the same tool and retrieval spans here.
             lane_store, lane_runner = telemetry.trace_store(store), telemetry.trace_tools(execute)
@@ -144,8 +145,8 @@ otherwise ``settings`` name the embedded store.
         out = graph.invoke(inputs, config or None, output_keys=keys)
         latency = (time.perf_counter() - started) * 1000
     finally:
-        if owned:
-            store.close()
+        if opened is not None:
+            opened.close()
         if telemetry is not None:
             telemetry.flush()
     return RunResult(

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from groundgate.errors import ConfigError, CorpusError, GroundgateError
 from groundgate.settings import Settings
@@ -98,7 +98,7 @@ def ingest(
             TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
             TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal,
         ) as bar:
-            tasks: dict[str, int] = {}
+            tasks: dict[str, TaskID] = {}
 
             def progress(stage: str, done: int, total: int) -> None:
                 if stage not in tasks:

@@ -39,7 +39,7 @@ Node = Callable[[AgentState, Runtime[Context]], dict[str, Any]]
 
 
 
-def build_graph(ctx: Context | None = None) -> StateGraph:
+def build_graph(ctx: Context | None = None) -> StateGraph[AgentState, Any, AgentInput, AgentOutput]:
     """The uncompiled wiring; with ``ctx`` every node is bound to it."""
     # Bound to ``ctx``, the graph takes no context from its caller (a server would try to build one).
     graph = StateGraph(
@@ -55,7 +55,9 @@ def build_graph(ctx: Context | None = None) -> StateGraph:
         "gate": gate,
     }
     for name, node in nodes.items():
-        graph.add_node(name, bind_context(node, ctx) if ctx is not None else node)
+        # langgraph's add_node overloads do not match a plain function of a TypedDict under
+        # mypy; the graph itself checks the node at compile time
+        graph.add_node(name, bind_context(node, ctx) if ctx is not None else node)  # type: ignore[call-overload]
     graph.add_edge(START, "plan")
     graph.add_conditional_edges("plan", route_after_plan, ["tool_call", "compose"])
     graph.add_edge("tool_call", "bound_check")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
@@ -79,7 +79,10 @@ class Context:
         select(self.tools)  # an unknown tool name is a developer error, raised at build time
 
 
-def bind_context(node: Callable[[Any, Runtime[Any]], Any], context: Any) -> Callable[[Any], Any]:
+State = TypeVar("State")
+
+
+def bind_context(node: Callable[[State, Runtime[Any]], Any], context: Any) -> Callable[[State], Any]:
     """``node`` with a fixed runtime context, whatever graph runs it.
 
     The runtime is built once here rather than per call: a compiled agent carries its own
@@ -87,7 +90,7 @@ def bind_context(node: Callable[[Any, Runtime[Any]], Any], context: Any) -> Call
     """
     runtime: Runtime[Any] = Runtime(context=context)
 
-    def run(state: Any) -> Any:
+    def run(state: State) -> Any:
         return node(state, runtime)
 
     run.__name__ = getattr(node, "__name__", "node")

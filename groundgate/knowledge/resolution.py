@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from groundgate.knowledge.model import Entity, EntityMatch, ResolutionDecision
 from groundgate.knowledge.port import KnowledgeStore
@@ -102,6 +103,7 @@ def match_against(
     decisions: list[ResolutionDecision] = []
     for entity in candidates:
         score = best_name_score(mention, entity)
+        zone: Literal["above", "below", "gray"]
         if score >= thresholds.upper:
             merge, zone, reason = True, "above", f"similarity {score} >= {thresholds.upper}"
         elif score < thresholds.lower:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from pydantic import SecretStr
 
 from groundgate.errors import ConfigError
 
@@ -42,7 +43,9 @@ def make_chat_model(
         key = kwargs.pop("api_key", None) or env.get("OPENAI_API_KEY")
         if not key:
             raise ConfigError("openai:<model> needs OPENAI_API_KEY (or api_key=...)")
-        return ChatOpenAI(model=rest, api_key=key, timeout=timeout_s, max_retries=max_retries, **kwargs)
+        return ChatOpenAI(
+            model=rest, api_key=SecretStr(key), timeout=timeout_s, max_retries=max_retries, **kwargs
+        )
     if kind == "azure" and rest:
         from langchain_openai import AzureChatOpenAI
 
@@ -64,7 +67,7 @@ def make_chat_model(
             raise ConfigError("compatible spec is compatible:<http(s)://base_url>#<model>")
         key = kwargs.pop("api_key", None) or env.get("OPENAI_API_KEY") or "not-needed"
         return ChatOpenAI(
-            model=model, base_url=base_url, api_key=key, timeout=timeout_s,
+            model=model, base_url=base_url, api_key=SecretStr(key), timeout=timeout_s,
             max_retries=max_retries, **kwargs,
         )
     raise ConfigError(

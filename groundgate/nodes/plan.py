@@ -62,7 +62,7 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         raise ModelUnavailable(f"the chat model {ctx.model_name!r} failed: {type(exc).__name__}: {exc}") from exc
     if not isinstance(reply, AIMessage):
         reply = AIMessage(content=str(getattr(reply, "content", reply)))
-    usage = reply.usage_metadata or {}
+    usage: dict[str, Any] = dict(reply.usage_metadata or {})
     tokens = int(usage.get("total_tokens") or 0) or estimate_tokens([*prompt, reply])
     update["messages"] = [*update.get("messages", []), reply]
     update["tokens"] = (state.get("tokens") or 0) + tokens

@@ -56,10 +56,11 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     round_no = (state.get("rounds") or 0) + 1
     pool = _shared_pool()
     futures: list[tuple[dict[str, Any], Future[Envelope]]] = []
-    for index, call in enumerate(calls):
-        call_id = call.get("id") or f"call_{round_no}_{index}"
+    for index, tool_call_ in enumerate(calls):
+        call_id: str = tool_call_.get("id") or f"call_{round_no}_{index}"
+        call: dict[str, Any] = {**tool_call_, "id": call_id}
         # Each call runs in a copy of this node's context: tracing (OpenTelemetry, LangSmith) nests under it.
-        futures.append(({**call, "id": call_id}, pool.submit(
+        futures.append((call, pool.submit(
             contextvars.copy_context().run, ctx.run_tool, call["name"], dict(call.get("args") or {}), deps,
             allowed=ctx.tools, call_id=call_id,
         )))

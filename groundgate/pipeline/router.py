@@ -236,7 +236,7 @@ def build_router(
     )
     nodes = {"pipeline": run_pipeline, "decide": decide, "agent": run_agent, "finish": finish}
     for node_name, node in nodes.items():
-        graph.add_node(node_name, bind_context(node, ctx))
+        graph.add_node(node_name, bind_context(node, ctx))  # type: ignore[call-overload]  # see graph/build.py
     graph.add_edge(START, "pipeline")
     graph.add_edge("pipeline", "decide")
     graph.add_conditional_edges("decide", route_after_decide, ["agent", "finish"])

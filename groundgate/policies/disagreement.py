@@ -195,7 +195,7 @@ def _statements(
     ``counts`` the plain numbers (for a how-many question).
     """
     seen: set[tuple[str, str]] = set()
-    out = []
+    out: list[tuple[ValueStatement, str]] = []
     for env in envelopes:
         if env.get("error") or env["tool"] not in ("search_evidence", "get_source"):
             continue

@@ -58,7 +58,7 @@ class _FastLineLoader(_CSafeLoader or yaml.SafeLoader):  # type: ignore[misc]
 
 
 def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[str, Any]:
-    mapping = loader.construct_mapping(node, deep=True)
+    mapping: dict[str, Any] = {str(k): v for k, v in loader.construct_mapping(node, deep=True).items()}
     mapping["__line__"] = node.start_mark.line + 1
     mapping["__keylines__"] = {
         str(key.value): key.start_mark.line + 1 for key, _ in node.value if hasattr(key, "value")
