@@ -329,8 +329,8 @@ def report_overhead(res: dict[str, Any], reps: int, rounds: int, calls: int) -> 
     print()
     full_pct = (med["gg"] / med["full"] - 1) * 100
     same_pct = (med["gg"] / med["same"] - 1) * 100
-    print(f"same steps: our graph's overhead {med['gg']:.2f} ms vs {med['same']:.2f} ms for a plain graph with "
-          f"the same nodes per round and the same finish -> our nodes add {same_pct:+.0f}% "
+    print(f"same steps: our graph's overhead {med['gg']:.2f} ms vs {med['same']:.2f} ms for a plain "
+          f"graph with the same nodes per round and the same finish -> our nodes add {same_pct:+.0f}% "
           f"(the issue's target: < {TARGET_PCT:.0f}%)")
     loop_pct = (gl_med / med["plain"] - 1) * 100
     gg_wall = _pct(rows["gg"]["wall"])[0]

@@ -105,8 +105,8 @@ def ask(
 
     ``deep`` makes ``auto`` go to the agent whatever lane A says; it means nothing to the
     agent modes and contradicts ``pipeline``. ``telemetry`` emits OpenTelemetry spans for the run.
-``store`` answers over a store the caller opened (and closes), e.g. the Azure backend;
-otherwise ``settings`` name the embedded store.
+    ``store`` answers over a store the caller opened (and closes), e.g. the Azure backend;
+    otherwise ``settings`` name the embedded store.
 
     Raises:
         ConfigError: An unknown mode, or ``deep`` with ``pipeline``.

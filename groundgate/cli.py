@@ -68,7 +68,10 @@ def ingest(
         str | None, typer.Option(help="none, hashing, local[:path] or openai:<model>.")
     ] = None,
     backend: Annotated[
-        str, typer.Option("--backend", help="embedded (SQLite at --store) or azure (GROUNDGATE_AZURE_* settings).")
+        str,
+        typer.Option(
+            "--backend", help="embedded (SQLite at --store) or azure (GROUNDGATE_AZURE_* settings)."
+        ),
     ] = "embedded",
 ) -> None:
     """Ingest a folder of documents and declared knowledge into a store, in one transaction."""
@@ -167,7 +170,9 @@ def ask(
     )] = None,
     deep: Annotated[bool, typer.Option("--deep", help="With auto: go to the agent whatever lane A says.")]
     = False,
-    model: Annotated[str | None, typer.Option(help="offline, openai:<m>, azure:<d>, compatible:<url>#<m>.")] = None,
+    model: Annotated[
+        str | None, typer.Option(help="offline, openai:<m>, azure:<d>, compatible:<url>#<m>.")
+    ] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="Answer as of this date (YYYY-MM-DD).")] = None,
     max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, help="Tool rounds bound.")] = 8,
     token_budget: Annotated[int, typer.Option("--token-budget", min=1, help="Model token bound.")] = 60_000,
@@ -180,7 +185,8 @@ def ask(
     show_trace: Annotated[bool, typer.Option("--show-trace", help="Print the tool calls.")] = False,
     save_run: Annotated[Path | None, typer.Option("--save-run", help="Save a run file for replay.")] = None,
     telemetry: Annotated[str, typer.Option(
-        "--telemetry", envvar="GROUNDGATE_TELEMETRY", help="OpenTelemetry spans: none, console, otlp or azure.",
+        "--telemetry", envvar="GROUNDGATE_TELEMETRY",
+        help="OpenTelemetry spans: none, console, otlp or azure.",
     )] = "none",
 ) -> None:
     """Answer a question: lane A first, the bounded, gated agent when a signal calls for it."""

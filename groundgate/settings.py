@@ -28,7 +28,9 @@ class Settings:
 
     @classmethod
     def from_env(cls) -> Settings:
-        """Read ``GROUNDGATE_STORE``, ``GROUNDGATE_MODEL``, ``GROUNDGATE_EMBEDDER`` and
+        """Settings from the environment.
+
+        Reads ``GROUNDGATE_STORE``, ``GROUNDGATE_MODEL``, ``GROUNDGATE_EMBEDDER`` and
         ``GROUNDGATE_CACHE``.
         """
         store = os.environ.get("GROUNDGATE_STORE")

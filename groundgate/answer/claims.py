@@ -26,7 +26,8 @@ def split_claims(text: str) -> list[Claim]:
             # "... 1,000. [DOC] Next sentence": the leading citation closes the previous claim.
             leading = [i.strip() for g in CITATION.findall(lead.group(0)) for i in re.split(r"[,;]", g)]
             last = claims[-1]
-            claims[-1] = last.model_copy(update={"citations": tuple(dict.fromkeys((*last.citations, *leading)))})
+            cited = tuple(dict.fromkeys((*last.citations, *leading)))
+            claims[-1] = last.model_copy(update={"citations": cited})
             sentence = sentence[lead.end():]
         ids = [i.strip() for group in CITATION.findall(sentence) for i in re.split(r"[,;]", group)]
         bare = CITATION.sub("", sentence).strip()

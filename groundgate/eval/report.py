@@ -238,7 +238,8 @@ def _write_run_pages(out_dir: Path, rows: Sequence[dict[str, Any]]) -> dict[tupl
         rel = f"runs/{folder}/{re.sub(r'[^A-Za-z0-9_.-]+', '_', row['qid'])}.html"
         target = out_dir / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render_run(_as_saved_run(row), title=f"{row['qid']} · {row['key']}"), encoding="utf-8")
+        page = render_run(_as_saved_run(row), title=f"{row['qid']} · {row['key']}")
+        target.write_text(page, encoding="utf-8")
         links[(row["key"], row["qid"])] = rel
     return links
 
@@ -250,7 +251,8 @@ def _links_html(rows: Sequence[dict[str, Any]], links: dict[tuple[str, str], str
     body = []
     for qid in qids:
         cells = "".join(
-            f"<td><a href='{html.escape(links[(k, qid)])}'>run</a></td>" if (k, qid) in links else "<td>–</td>"
+            f"<td><a href='{html.escape(links[(k, qid)])}'>run</a></td>" if (k, qid) in links
+            else "<td>–</td>"
             for k in keys
         )
         body.append(f"<tr><td>{html.escape(qid)}</td>{cells}</tr>")
@@ -276,6 +278,7 @@ def write_report(out_dir: Path, rows: Sequence[dict[str, Any]], summary: dict[st
     sections = _sections(rows, summary)
     files.markdown.write_text(_markdown(summary, sections, plot_note), encoding="utf-8")
     links = _write_run_pages(out_dir, rows)
-    page = _html(summary, sections, figures, plot_note).replace("</body>", _links_html(rows, links) + "</body>")
+    page = _html(summary, sections, figures, plot_note)
+    page = page.replace("</body>", _links_html(rows, links) + "</body>")
     files.html.write_text(page, encoding="utf-8")
     return files

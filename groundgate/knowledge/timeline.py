@@ -18,8 +18,10 @@ def _name(store: KnowledgeStore, entity_id: str) -> str:
 def timeline(
     store: KnowledgeStore, entity_id: str, *, start: date | None = None, end: date | None = None
 ) -> list[TimelineEvent]:
-    """Validity windows of the entity's relationships, effective and publication dates of
-    the documents about it, and register entries opened or resolved on it.
+    """Everything dated about an entity, in order.
+
+    Validity windows of its relationships, effective and publication dates of the
+    documents about it, and register entries opened or resolved on it.
     """
     events: list[TimelineEvent] = []
     for edge in store.relationships(entity_id):
@@ -52,9 +54,11 @@ def timeline(
                                         description=f"Contradiction opened: {entry.topic}",
                                         ref_id=entry.id, source_ids=entry.source_ids))
         if entry.resolved_at:
-            events.append(TimelineEvent(day=entry.resolved_at, kind="contradiction_resolved",
-                                        description=f"Contradiction resolved: {entry.resolution or entry.topic}",
-                                        ref_id=entry.id, source_ids=entry.source_ids))
+            events.append(TimelineEvent(
+                day=entry.resolved_at, kind="contradiction_resolved",
+                description=f"Contradiction resolved: {entry.resolution or entry.topic}",
+                ref_id=entry.id, source_ids=entry.source_ids,
+            ))
     unique = {(e.day, e.kind, e.ref_id, e.description): e for e in events}
     ordered = sorted(unique.values(), key=lambda e: (e.day, e.kind, e.ref_id))
     return [e for e in ordered if (not start or e.day >= start) and (not end or e.day <= end)]

@@ -54,7 +54,9 @@ def make_chat_model(
             raise ConfigError("azure:<deployment> needs AZURE_OPENAI_ENDPOINT")
         version = kwargs.pop("api_version", None) or env.get("OPENAI_API_VERSION", "2024-10-21")
         key = kwargs.pop("api_key", None) or env.get("AZURE_OPENAI_API_KEY")
-        auth: dict[str, Any] = {"api_key": key} if key else {"azure_ad_token_provider": _entra_token_provider()}
+        auth: dict[str, Any] = (
+            {"api_key": SecretStr(key)} if key else {"azure_ad_token_provider": _entra_token_provider()}
+        )
         return AzureChatOpenAI(
             azure_deployment=rest, azure_endpoint=endpoint, api_version=version,
             timeout=timeout_s, max_retries=max_retries, **auth, **kwargs,

@@ -59,7 +59,9 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     try:
         reply = model.invoke(prompt)
     except Exception as exc:  # the endpoint is down or refused: a clear error, not a traceback
-        raise ModelUnavailable(f"the chat model {ctx.model_name!r} failed: {type(exc).__name__}: {exc}") from exc
+        raise ModelUnavailable(
+            f"the chat model {ctx.model_name!r} failed: {type(exc).__name__}: {exc}"
+        ) from exc
     if not isinstance(reply, AIMessage):
         reply = AIMessage(content=str(getattr(reply, "content", reply)))
     usage: dict[str, Any] = dict(reply.usage_metadata or {})

@@ -23,11 +23,14 @@ from groundgate.policies.policyset import PolicySet
 __all__ = ["apply_policies", "touched_ids"]
 
 
+_ENTITY_TOOLS = ("resolve_entity", "search_knowledge", "traverse", "timeline")
+
+
 def touched_ids(envelopes: Iterable[dict[str, Any]]) -> set[str]:
     """Entity ids the run resolved, found or walked (not every passage it skimmed)."""
     ids: set[str] = set()
     for env in envelopes:
-        if env.get("error") or env["tool"] not in ("resolve_entity", "search_knowledge", "traverse", "timeline"):
+        if env.get("error") or env["tool"] not in _ENTITY_TOOLS:
             continue
         if env["tool"] in ("traverse", "timeline"):
             args = env.get("args") or {}
@@ -99,20 +102,29 @@ def apply_policies(
             register_down = f"the contradiction register could not be checked ({exc})"
             verdict = ContradictionVerdict(applies=(), nearby=())
             claims = [
-                c.model_copy(update={"status": "removed", "note": "withheld: the register could not be checked"})
+                _withheld(c, "the register could not be checked")
                 if c.status != "removed" else c
                 for c in claims
             ]
             notes.append(f"contradiction policy: {register_down}; every claim was withheld")
         contested.extend(present(entry) for entry in verdict.applies)
         for entry in verdict.applies:
-            notes.append(f"contradiction policy: presented every position of {entry.id}; the draft's choice, if any, was withheld")
+            notes.append(
+                f"contradiction policy: presented every position of {entry.id}; "
+                "the draft's choice, if any, was withheld"
+            )
         for entry in verdict.nearby:
-            notes.append(f"contradiction policy: {entry.id} ({entry.topic}) touches this answer's entities but does not bear on the question")
+            notes.append(
+                f"contradiction policy: {entry.id} ({entry.topic}) touches this answer's entities "
+                "but does not bear on the question"
+            )
     if policies.disagreement and not contested and register_down is None:
         for point in find_disagreements(question, envelopes, store):
             contested.append(point)
-            notes.append("disagreement policy: the retrieved sources give different values and no register entry covers it")
+            notes.append(
+                "disagreement policy: the retrieved sources give different values "
+                "and no register entry covers it"
+            )
     if contested:
         # The draft may have chosen a side; keep only what does not speak to the dispute.
         # For a yes/no question, the draft's own verdict goes too (it depends on the point).
@@ -125,7 +137,7 @@ def apply_policies(
             )
 
         claims = [
-            c.model_copy(update={"status": "removed", "note": "withheld: it takes a side in an open disagreement"})
+            _withheld(c, "it takes a side in an open disagreement")
             if c.status != "removed" and sides(c)
             else c
             for c in claims
@@ -197,6 +209,10 @@ def _gives_verdict(text: str, question: str, point: ContestedPoint) -> bool:
     topic = stems(point.topic)
     asked = [t for t in content_terms(question) if not term_covered(t, topic)]
     return bool(asked) and coverage(asked, text) >= VERDICT_RESTATED
+
+
+def _withheld(claim: Claim, why: str) -> Claim:
+    return claim.model_copy(update={"status": "removed", "note": f"withheld: {why}"})
 
 
 def _render(claim: Claim) -> str:

@@ -110,29 +110,41 @@ def ground_claims(
         valid = list(dict.fromkeys(valid))
         supported = [s for s in valid if _support(claim.text, evidence.texts[s]) >= SUPPORT]
         if supported:
-            out.append(claim.model_copy(update={"citations": tuple(supported), "status": "grounded", "grounded_by": "citation"}))
+            out.append(_grounded(claim, tuple(supported), "citation"))
             counts["grounded"] += 1
             continue
         best, score = _best_source(claim.text, evidence)
         if best is not None and score >= SUPPORT:
             revised = True
             note = "re-cited to the passage that supports it"
-            out.append(claim.model_copy(update={"citations": (best,), "status": "grounded", "grounded_by": "passage", "note": note}))
+            out.append(_grounded(claim, (best,), "passage", note))
             counts["grounded"] += 1
             continue
         if _on_walked_path(claim.text, evidence):
             sources = tuple(valid)
-            out.append(claim.model_copy(update={"citations": sources, "status": "grounded", "grounded_by": "path"}))
+            out.append(_grounded(claim, sources, "path"))
             counts["grounded"] += 1
             continue
         status = "flagged" if mode == "flag" else "removed"
         counts[status] += 1
-        out.append(claim.model_copy(update={"status": status, "grounded_by": "none", "note": "no source in the trace supports this"}))
+        out.append(claim.model_copy(
+            update={"status": status, "grounded_by": "none", "note": "no source in the trace supports this"}
+        ))
     report = GroundingReport(
         grounded=counts["grounded"], flagged=counts["flagged"], removed=counts["removed"],
         removed_citations=tuple(dict.fromkeys(removed_citations)), revised=revised,
     )
     return GroundingVerdict(claims=tuple(out), report=report)
+
+
+def _grounded(
+    claim: Claim, citations: tuple[str, ...], by: Literal["citation", "passage", "path"],
+    note: str | None = None,
+) -> Claim:
+    update: dict[str, Any] = {"citations": citations, "status": "grounded", "grounded_by": by}
+    if note:
+        update["note"] = note
+    return claim.model_copy(update=update)
 
 
 def _on_walked_path(text: str, evidence: Evidence) -> bool:

@@ -21,7 +21,9 @@ class Args(AsOfArgs):
 
     query: str = Field(..., min_length=2, max_length=400, description="What to look for, in plain words.")
     top_k: int = Field(6, ge=1, le=20, description="How many passages (1-20).")
-    kinds: list[str] = Field(default_factory=list, description="Only these document kinds, e.g. ['guideline'].")
+    kinds: list[str] = Field(
+        default_factory=list, description="Only these document kinds, e.g. ['guideline']."
+    )
 
 
 def run(args: Args, deps: ToolDeps) -> Envelope:

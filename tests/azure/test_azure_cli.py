@@ -57,7 +57,9 @@ def test_provision_ingest_and_ask_over_azure_match_the_embedded_backend(bundled_
         assert asked.exit_code == 0, asked.output
         azure = json.loads(asked.output)
         # the main `ask` command reaches the same backend, in agent and in auto mode
-        main_agent = runner.invoke(app, ["ask", QUESTION, "--backend", "azure", "--mode", "agent", "--json"], env=env)
+        main_agent = runner.invoke(
+            app, ["ask", QUESTION, "--backend", "azure", "--mode", "agent", "--json"], env=env
+        )
         assert main_agent.exit_code == 0, main_agent.output
         assert json.loads(main_agent.output)["answer"] == azure["answer"]
         main_auto = runner.invoke(app, ["ask", QUESTION, "--backend", "azure", "--json"], env=env)

@@ -36,7 +36,8 @@ def test_eval_writes_four_files_with_the_expected_numbers(tiny_dataset, tmp_path
     out = tmp_path / "report"
     result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert {p.name for p in out.iterdir()} == {"results.jsonl", "summary.json", "report.md", "report.html", "runs"}
+    written = {p.name for p in out.iterdir()}
+    assert written == {"results.jsonl", "summary.json", "report.md", "report.html", "runs"}
 
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert len(rows) == 3 * 8, "three questions through A, B, C and the router, policies on and off"

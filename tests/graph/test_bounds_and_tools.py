@@ -71,7 +71,9 @@ def test_unknown_tools_and_bad_arguments_become_error_envelopes_and_the_run_goes
     steps = [s for s in out["trace"]["steps"] if s["kind"] == "tool"]
     assert "unknown tool" in steps[0]["error"]
     assert "hops" in steps[1]["error"]
-    assert steps[2]["error"] is None and steps[2]["results"] > 0, "a failing sibling does not discard the others"
+    assert steps[2]["error"] is None and steps[2]["results"] > 0, (
+        "a failing sibling does not discard the others"
+    )
     # the model saw the errors as tool messages
     second_prompt = model.calls[1]
     assert any("unknown tool" in str(m.content) for m in second_prompt)
@@ -112,7 +114,9 @@ class CountingStore(SlowStore):
 
 def test_parallel_calls_run_concurrently(bundled_store):
     model = ScriptedChatModel(script=[
-        AIMessage(content="", tool_calls=[call("search_evidence", {"query": f"roof {i}"}, id=str(i)) for i in range(4)]),
+        AIMessage(content="", tool_calls=[
+            call("search_evidence", {"query": f"roof {i}"}, id=str(i)) for i in range(4)
+        ]),
         answer("done"),
     ])
     store = CountingStore(bundled_store, 0.2)

@@ -7,8 +7,12 @@ def _entry():
         id="C1",
         topic="Whether e-books count towards the loan limit",
         positions=(
-            Position(statement="The digital team says e-books never need a renewal approval.", source_ids=("a",)),
-            Position(statement="The lending desk says each e-book renewal needs approval.", source_ids=("b",)),
+            Position(
+                statement="The digital team says e-books never need a renewal approval.", source_ids=("a",)
+            ),
+            Position(
+                statement="The lending desk says each e-book renewal needs approval.", source_ids=("b",)
+            ),
         ),
     )
 
@@ -26,6 +30,7 @@ def test_questions_about_the_axis_bear_on_the_entry(memory_store, mini_corpus):
     )
     assert [e.id for e in verdict.applies] == ["CTR-EB-1"]
     plain = check_contradictions(
-        memory_store, question="What does the handbook say about renewals?", draft="", touched=["concept:ebook-loans"]
+        memory_store, question="What does the handbook say about renewals?", draft="",
+        touched=["concept:ebook-loans"],
     )
     assert plain.applies == () and [e.id for e in plain.nearby] == ["CTR-EB-1"]

@@ -32,7 +32,9 @@ def test_contested_questions_present_every_position_and_choose_none(bundled_stor
 
 
 @pytest.mark.parametrize("mode", ["auto", "pipeline", "agent"])
-@pytest.mark.parametrize("q", [q for q in QUESTIONS if q["category"] == "disagreement"], ids=lambda q: q["qid"])
+@pytest.mark.parametrize(
+    "q", [q for q in QUESTIONS if q["category"] == "disagreement"], ids=lambda q: q["qid"]
+)
 def test_unrecorded_disagreements_show_both_sources(bundled_store, q, mode):
     answer = ask(q["question"], settings=Settings(), mode=mode, as_of=q["as_of"], store=bundled_store).answer
     [point] = answer["contested"]

@@ -28,7 +28,8 @@ def test_agent_runs_inside_a_parent_with_its_own_state_and_context(bundled_store
 
     def research(ticket: Ticket) -> Ticket:
         out = agent.invoke({"question": ticket["subject"]})
-        return {"reply": out["answer"]["text"], "sources": [c["source_id"] for c in out["answer"]["citations"]]}
+        sources = [c["source_id"] for c in out["answer"]["citations"]]
+        return {"reply": out["answer"]["text"], "sources": sources}
 
     def sign(ticket: Ticket) -> Ticket:
         return {"reply": ticket["reply"] + "\n-- Claims desk"}

@@ -34,7 +34,8 @@ def test_changed_file_updates_its_records_and_keeps_history(memory_store, mini_c
     path = mini_corpus / "docs" / "fees-notice.md"
     path.write_text(path.read_text().replace("EUR 0.50", "EUR 0.75"))
     rules = mini_corpus / "knowledge" / "rules.yaml"
-    rules.write_text(rules.read_text().replace("    type: depends_on\n", "    type: depends_on\n    note: changed\n"))
+    changed = rules.read_text().replace("    type: depends_on\n", "    type: depends_on\n    note: changed\n")
+    rules.write_text(changed)
     report = ingest(memory_store, mini_corpus, now=T1)
     assert report.write.documents_written == 1
     assert report.write.documents_unchanged == 4
@@ -42,7 +43,9 @@ def test_changed_file_updates_its_records_and_keeps_history(memory_store, mini_c
     assert "EUR 0.75" in memory_store.search_evidence("late fee")[0].text
     now = memory_store.relationships("rule:late-fee", types=["depends_on"])
     assert [e.note for e in now] == ["changed"]
-    before = memory_store.relationships("rule:late-fee", types=["depends_on"], known_at=datetime(2026, 1, 15, tzinfo=UTC))
+    before = memory_store.relationships(
+        "rule:late-fee", types=["depends_on"], known_at=datetime(2026, 1, 15, tzinfo=UTC)
+    )
     assert [e.note for e in before] == [""]
 
 
@@ -54,7 +57,8 @@ def _break(corpus, relpath, old, new):
 @pytest.mark.parametrize(
     ("relpath", "old", "new", "line", "words"),
     [
-        ("knowledge/rules.yaml", "    kind: requirement\n    name: Loan period", "    kind: [requirement\n    name: Loan period", 4, "bad YAML"),
+        ("knowledge/rules.yaml", "    kind: requirement\n    name: Loan period",
+         "    kind: [requirement\n    name: Loan period", 4, "bad YAML"),
         ("docs/fees-notice.md", "published_at: 2025-02-01", "published_at: 1st Feb 2025", 5, "bad date"),
         ("knowledge/rules.yaml", "type: depends_on", "type: loves", 41, "unknown relationship type"),
         ("knowledge/rules.yaml", "target: concept:ebook-loans", "target: concept:missing", 46, "unknown id"),

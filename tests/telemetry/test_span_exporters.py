@@ -82,7 +82,8 @@ def test_groundgate_ask_exports_over_otlp_when_asked(bundled_store, monkeypatch)
         monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", f"http://127.0.0.1:{server.server_port}")
         monkeypatch.setenv("GROUNDGATE_TELEMETRY", "otlp")
         result = CliRunner().invoke(
-            app, ["ask", "What is the subsidence excess?", "--mode", "agent", "--store", str(bundled_store.path)]
+            app,
+            ["ask", "What is the subsidence excess?", "--mode", "agent", "--store", str(bundled_store.path)],
         )
     finally:
         server.shutdown()

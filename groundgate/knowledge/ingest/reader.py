@@ -212,7 +212,9 @@ def read_knowledge(path: Path) -> dict[str, list[Located]]:
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):
-        raise CorpusError(path, 1, "a knowledge file must be a mapping with entities/relationships/contradictions")
+        raise CorpusError(
+            path, 1, "a knowledge file must be a mapping with entities/relationships/contradictions"
+        )
     out: dict[str, list[Located]] = {}
     for section in ("entities", "relationships", "contradictions"):
         items = loaded.get(section) or []
