@@ -17,7 +17,8 @@ file names may contain spaces); ids that the trace never saw are removed by grou
 def split_claims(text: str) -> list[Claim]:
     """One claim per sentence; citations are lifted out of the text.
 
-    A sentence made only of citations attaches them to the previous claim.
+    A sentence made only of citations attaches them to the previous claim; an uncited line
+    ending in a colon introduces what follows and is not a claim.
     """
     claims: list[Claim] = []
     for sentence in sentences(text):
@@ -36,6 +37,8 @@ def split_claims(text: str) -> list[Claim]:
             last = claims[-1]
             claims[-1] = last.model_copy(update={"citations": tuple(dict.fromkeys((*last.citations, *ids)))})
             continue
+        if bare.endswith(":") and not ids:
+            continue  # a lead-in ("What the sources do say:"), not a claim
         if bare:
             claims.append(Claim(text=bare, citations=tuple(dict.fromkeys(i for i in ids if i))))
     return claims

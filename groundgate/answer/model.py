@@ -57,6 +57,8 @@ class GroundingReport(_Model):
     removed: int = 0
     removed_citations: tuple[str, ...] = ()
     revised: bool = False
+    model_revised: int = 0
+    """Unsupported claims the model rewrote or dropped in the revision pass."""
 
 
 class Answer(_Model):

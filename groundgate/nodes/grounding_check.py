@@ -6,20 +6,67 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from groundgate.answer.model import Answer
+from groundgate.answer.model import Answer, Claim, GroundingReport
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
-from groundgate.policies.grounding import evidence_from, ground_claims
+from groundgate.nodes.revise import can_revise, revise_unsupported
+from groundgate.policies.grounding import Evidence, GroundingVerdict, evidence_from, ground_claims
 
 __all__ = ["grounding_check"]
 
 
 def grounding_check(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Ground the draft's claims (one revision pass at most)."""
+    """Ground the draft's claims (one revision pass at most: rules, then the model once)."""
+    ctx = runtime.context
     draft = Answer.model_validate(state["draft"])
-    verdict = ground_claims(
-        draft.claims, evidence_from(state.get("envelopes") or []),
-        mode=runtime.context.policies.grounding,
-    )
+    evidence = evidence_from(state.get("envelopes") or [])
+    mode = ctx.policies.grounding
+    verdict = ground_claims(draft.claims, evidence, mode=mode)
+    update: dict[str, Any] = {}
+    unsupported = [i for i, c in enumerate(verdict.claims) if c.grounded_by == "none"]
+    tokens = state.get("tokens") or 0
+    within_bounds = not state.get("bound_tripped") and tokens < ctx.bounds.token_budget
+    if unsupported and within_bounds and can_revise(ctx.model):
+        replacements, step = revise_unsupported(
+            ctx.model, [draft.claims[i] for i in unsupported], evidence, model_name=ctx.model_name
+        )
+        update["steps"] = [step]
+        update["tokens"] = tokens + step["tokens"]
+        if replacements:
+            verdict = _revised(verdict, unsupported, replacements, evidence, mode)
     grounded = draft.model_copy(update={"claims": verdict.claims, "grounding": verdict.report})
-    return {"draft": grounded.model_dump(mode="json")}
+    update["draft"] = grounded.model_dump(mode="json")
+    return update
+
+
+def _revised(
+    verdict: GroundingVerdict, unsupported: list[int], replacements: dict[int, list[Claim]],
+    evidence: Evidence, mode: Any,
+) -> GroundingVerdict:
+    """The verdict with the model's rewrites checked (without re-citing) and its drops removed."""
+    claims: list[Claim] = []
+    removed_citations = list(verdict.report.removed_citations)
+    for index, claim in enumerate(verdict.claims):
+        position = unsupported.index(index) if index in unsupported else None
+        if position is None or position not in replacements:
+            claims.append(claim)
+            continue
+        rewrites = replacements[position]
+        if not rewrites:
+            claims.append(claim.model_copy(update={
+                "status": "removed", "grounded_by": "none", "note": "dropped in the model's revision pass",
+            }))
+            continue
+        checked = ground_claims(rewrites, evidence, mode=mode, recite=False)
+        removed_citations.extend(checked.report.removed_citations)
+        claims.extend(c.model_copy(update={"note": c.note or "rewritten in the model's revision pass"})
+                      for c in checked.claims)
+    report = GroundingReport(
+        grounded=sum(c.status == "grounded" for c in claims),
+        flagged=sum(c.status == "flagged" for c in claims),
+        removed=sum(c.status == "removed" for c in claims),
+        removed_citations=tuple(dict.fromkeys(removed_citations)),
+        revised=True,
+        model_revised=len(replacements),
+    )
+    return GroundingVerdict(claims=tuple(claims), report=report)

@@ -1,11 +1,14 @@
 """Grounding: every claim maps to a source in the trace or a walked path, or it goes.
 
 One revision pass at most: a claim whose citation is missing or wrong but whose words
-are found in a retrieved passage is re-cited to that passage; nothing else is rewritten.
+are found in a retrieved passage is re-cited to that passage. With a chat model
+configured, what is still unsupported then goes to the model once (``nodes/revise.py``);
+its rewrites are checked here again, without a second revision.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -16,7 +19,8 @@ from groundgate.knowledge.text import content_terms, coverage
 __all__ = ["Evidence", "GroundingVerdict", "evidence_from", "ground_claims"]
 
 SUPPORT = 0.5
-"""Share of a claim's content words that a source must contain to support it."""
+"""Share of a claim's content words that a source must contain to support it (and every
+number the claim states must be in the source too)."""
 
 
 @dataclass(frozen=True)
@@ -77,9 +81,25 @@ def evidence_from(envelopes: Iterable[dict[str, Any]]) -> Evidence:
     )
 
 
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_NUMBER = re.compile(r"(?<![\w-])(?:\d[\d,.]*\d|\d)(?![\w-])")
+
+
+def _numbers(text: str) -> set[str]:
+    """The numbers a text states on their own, commas dropped ("GBP 1,000" -> "1000").
+
+    Digits inside identifiers (CLM-1042, CTR-D-cdcc2f7f, 15-year) and ISO dates are not
+    numbers here.
+    """
+    return {n.replace(",", "").rstrip(".") for n in _NUMBER.findall(_ISO_DATE.sub(" ", text))}
+
+
 def _support(claim: str, text: str) -> float:
+    """Share of the claim's words in the text; none when it states a number the text lacks."""
     terms = content_terms(claim)
-    return coverage(terms, text) if terms else 0.0
+    if not terms or not _numbers(claim) <= _numbers(text):
+        return 0.0
+    return coverage(terms, text)
 
 
 def _best_source(claim: str, evidence: Evidence) -> tuple[str | None, float]:
@@ -92,9 +112,13 @@ def _best_source(claim: str, evidence: Evidence) -> tuple[str | None, float]:
 
 
 def ground_claims(
-    claims: Iterable[Claim], evidence: Evidence, *, mode: Literal["remove", "flag"] = "remove"
+    claims: Iterable[Claim], evidence: Evidence, *, mode: Literal["remove", "flag"] = "remove",
+    recite: bool = True,
 ) -> GroundingVerdict:
-    """Map each claim to sources in the trace; re-cite once; flag or remove the rest."""
+    """Map each claim to sources in the trace; re-cite once; flag or remove the rest.
+
+    ``recite=False`` checks without the re-citing pass (for claims already revised once).
+    """
     out: list[Claim] = []
     removed_citations: list[str] = []
     revised = False
@@ -113,7 +137,7 @@ def ground_claims(
             out.append(_grounded(claim, tuple(supported), "citation"))
             counts["grounded"] += 1
             continue
-        best, score = _best_source(claim.text, evidence)
+        best, score = _best_source(claim.text, evidence) if recite else (None, 0.0)
         if best is not None and score >= SUPPORT:
             revised = True
             note = "re-cited to the passage that supports it"
