@@ -97,6 +97,8 @@ def test_detector_opens_entry_for_conflicting_values_and_cites_both(memory_store
     entry = detected[0]
     assert entry.status == "open" and entry.owner is None
     assert set(entry.source_ids) == {"LIB-003", "LIB-004"}
+    # the topic reads as the sentences' own words, not as stems
+    assert entry.topic == "late fee for printed books per day capped"
 
 
 def test_detector_ignores_superseded_versions_and_scoped_rules(memory_store, mini_corpus):

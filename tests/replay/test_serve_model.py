@@ -99,10 +99,15 @@ def test_the_whole_agent_over_http_matches_the_planner_in_process(server, stream
     local = agent_over_corpus(store, OfflinePlanner()).invoke(question)
 
     def strip(out):
-        return [{k: v for k, v in s.items() if k not in ("ms", "model")} for s in out["trace"]["steps"]]
+        return [{k: v for k, v in s.items() if k not in ("ms", "model")} for s in out["trace"]["steps"]
+                if s.get("purpose") != "revision"]
 
     assert remote["answer"] == local["answer"]
     assert strip(remote) == strip(local)
+    # Over HTTP the graph sees a chat model, so it may ask it once to revise what grounding
+    # could not support (the in-process planner is never asked); the served planner's
+    # reply changes nothing, as the equal answers show.
+    assert len(remote["trace"]["steps"]) - len(strip(remote)) <= 1
     assert remote["trace"]["totals"]["tool_calls"] >= 3
 
 

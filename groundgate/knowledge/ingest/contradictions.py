@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from datetime import date, datetime
 
 from groundgate.knowledge.ingest.extract import ValueStatement
 from groundgate.knowledge.model import Contradiction, Position
+from groundgate.knowledge.text import stem
 
 __all__ = ["detect_contradictions", "normal_value"]
 
@@ -35,6 +37,27 @@ def normal_value(unit: str, value: str) -> str:
         except ValueError:
             continue
     return value
+
+
+_JOINERS = frozenset("of for the in on at to a an and with by".split())
+
+
+def readable_topic(sentence: str, subject: frozenset[str] | set[str]) -> str:
+    """The words of ``sentence`` that make up a subject, in its order and spelling.
+
+    Function words between two subject words stay ("late fee for printed books"), so the
+    register reads as prose rather than as stems.
+    """
+    words = re.findall(r"[A-Za-z][A-Za-z'\-]*", sentence)
+    kept = [stem(w.lower()) in subject for w in words]
+    last = max((i for i, k in enumerate(kept) if k), default=-1)
+    out: list[str] = []
+    for i, word in enumerate(words[: last + 1]):
+        if kept[i] or (out and word.lower() in _JOINERS and any(kept[i + 1 : last + 1])):
+            out.append(word)
+    while out and out[-1].lower() in _JOINERS:
+        out.pop()
+    return " ".join(out[:14]) or "conflicting values"
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -163,7 +186,7 @@ def detect_contradictions(
                 continue
             key = "|".join(sorted([left.sentence, right.sentence]))
             entry_id = "CTR-D-" + hashlib.sha256(key.encode()).hexdigest()[:8]
-            shared = sorted(left.subject & right.subject)
+            shared = left.subject & right.subject
             entities = tuple(
                 dict.fromkeys(
                     (*entity_ids.get(left.doc_id, ()), *entity_ids.get(right.doc_id, ()))
@@ -171,7 +194,7 @@ def detect_contradictions(
             ) or tuple(sorted(pair))
             found[entry_id] = Contradiction(
                 id=entry_id,
-                topic=f"Conflicting {unit} for: {' '.join(shared[:8])}",
+                topic=readable_topic(left.sentence, shared),
                 entity_ids=entities,
                 positions=(
                     Position(statement=left.sentence, source_ids=(left.doc_id,)),
