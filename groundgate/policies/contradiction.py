@@ -31,7 +31,6 @@ __all__ = [
     "check_contradictions",
     "disputed_axis",
     "present",
-    "rests_on",
 ]
 
 DRAFT_RELEVANCE = 0.67
@@ -111,7 +110,7 @@ def _states_the_point(entry: Contradiction, passage: str, names: Sequence[str]) 
     return any(_words(name) in text for name in names)
 
 
-def rests_on(
+def _rests_on(
     store: KnowledgeStore, entry: Contradiction, question: str, evidence: Sequence[str]
 ) -> bool:
     """Whether a passage of the evidence is about the question and states the entry's point.
@@ -151,7 +150,7 @@ def check_contradictions(
     applies, nearby = [], []
     for entry in store.contradictions():
         if _bears(entry, question, draft, threshold) or (
-            verdict_evidence and rests_on(store, entry, question, verdict_evidence)
+            verdict_evidence and _rests_on(store, entry, question, verdict_evidence)
         ):
             applies.append(entry)
         elif entry.id in near:
