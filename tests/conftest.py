@@ -37,3 +37,35 @@ def bundled_store(tmp_path_factory):
     store = SQLiteStore.from_path(path, read_only=True)
     yield store
     store.close()
+
+
+@pytest.fixture(scope="module")
+def store_from_texts(tmp_path_factory):
+    """Build a read-only store from ``{file name: text}`` and a knowledge YAML text.
+
+    Texts are dedented, so a test can write its corpus inline. Stores close with the module.
+    """
+    import textwrap
+
+    from groundgate.knowledge.ingest.pipeline import ingest
+
+    opened: list[SQLiteStore] = []
+
+    def build(docs: dict[str, str], knowledge: str = "") -> SQLiteStore:
+        folder = tmp_path_factory.mktemp("corpus")
+        for name, text in docs.items():
+            (folder / name).write_text(textwrap.dedent(text))
+        if knowledge:
+            (folder / "knowledge").mkdir()
+            (folder / "knowledge" / "knowledge.yaml").write_text(textwrap.dedent(knowledge))
+        path = folder.parent / f"{folder.name}.sqlite"
+        writer = SQLiteStore.from_path(path)
+        writer.setup()
+        ingest(writer, folder)
+        writer.close()
+        opened.append(SQLiteStore.from_path(path, read_only=True))
+        return opened[-1]
+
+    yield build
+    for store in opened:
+        store.close()

@@ -7,15 +7,11 @@ to an effective date, two different tickets, a superseded version and a disagree
 register already holds are not new disagreements.
 """
 
-import textwrap
-
 import pytest
 from langchain_core.messages import AIMessage
 
 from groundgate.graph.build import build_agent
-from groundgate.knowledge.embedded.store import SQLiteStore
 from groundgate.knowledge.events import event_kinds
-from groundgate.knowledge.ingest.pipeline import ingest
 from groundgate.testing.fake import ScriptedChatModel, answer, call
 
 DOCS = {
@@ -317,20 +313,8 @@ KNOWLEDGE = """\
 
 
 @pytest.fixture(scope="module")
-def transit_store(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("transit-corpus")
-    (folder / "knowledge").mkdir()
-    for name, text in DOCS.items():
-        (folder / name).write_text(textwrap.dedent(text))
-    (folder / "knowledge" / "knowledge.yaml").write_text(textwrap.dedent(KNOWLEDGE))
-    path = folder / "store.sqlite"
-    writer = SQLiteStore.from_path(path)
-    writer.setup()
-    ingest(writer, folder)
-    writer.close()
-    store = SQLiteStore.from_path(path, read_only=True)
-    yield store
-    store.close()
+def transit_store(store_from_texts):
+    return store_from_texts(DOCS, KNOWLEDGE)
 
 
 def _ask(store, question, query, draft):
@@ -343,38 +327,76 @@ def _unrecorded(ans):
     return [p for p in ans["contested"] if p["status"] == "unrecorded"]
 
 
-def test_event_kinds_read_paraphrases_alike():
-    assert event_kinds("It took effect on 3 March") == event_kinds("It went live on 17 March") == {"start"}
-    assert event_kinds("Sam to publish the timetable by 20 May") == {"publication"}
-    assert event_kinds("The fee is EUR 40") == frozenset()
+# (question, search query, draft, the two sources that disagree, values named in the topic)
+DISAGREEMENTS = {
+    "paraphrased event": (
+        "When did the weekly fare cap take effect?", "weekly fare cap",
+        "The weekly fare cap took effect on 3 March 2025. [TR-001]",
+        {"TR-001", "TR-002"}, ("2025-03-03", "2025-03-17")),
+    "year against date": (
+        "When was Ada Vance born?", "Ada Vance born", "Ada Vance was born in 1961. [TR-007]",
+        {"TR-007", "TR-008"}, ("1961", "1962")),
+    "completed and finished": (
+        "When was the canal footbridge completed?", "canal footbridge",
+        "The canal footbridge was completed in 1912. [TR-021]", {"TR-021", "TR-022"}, ("1912", "1915")),
+    "different owners": (
+        "Who owns the fare cap policy?", "fare cap policy owner",
+        "The fare cap policy is owned by the Fares Team. [TR-013]",
+        {"TR-013", "TR-014"}, ("fares team", "revenue protection unit")),
+    "different counts": (
+        "How many bus routes does the agency run?", "agency bus routes",
+        "The agency runs 42 bus routes. [TR-019]", {"TR-019", "TR-020"}, ("42", "45")),
+    "subject only in the heading": (
+        "How many registered bus pass holders does Harlow Bay have?",
+        "Harlow Bay registered bus pass holders",
+        "Harlow Bay has 9,100 registered bus pass holders. [TR-024]",
+        {"TR-023", "TR-024"}, ("8200", "9100")),
+}
+
+# (question, search query, draft): no disagreement to show
+NOT_DISAGREEMENTS = {
+    "publication date is not an effective date": (
+        "When does timetable T-9 come into force?", "timetable T-9",
+        "Timetable T-9 comes into force on 1 June 2025. [TR-003]"),
+    "two tickets are two facts": (
+        "When was lost property ticket LP-4411 closed?", "lost property ticket closed",
+        "Lost property ticket LP-4411 was closed on 2 April 2025. [TR-006]"),
+    "a superseded version is a change": (
+        "How much is the penalty fare for travelling without a ticket?", "penalty fare",
+        "The penalty fare for travelling without a ticket is EUR 60. [TR-005]"),
+    "values in force at different times are a change": (
+        "How much is the single fare?", "single fare", "The single fare is EUR 2.40. [TR-016]"),
+    "a year naming the subject is not an answer": (
+        "When did the 2024 fare review take effect?", "2024 fare review",
+        "The 2024 fare review took effect on 1 March 2025. [TR-017]"),
+    "people named for other roles": (
+        "Who founded the agency?", "agency founded Ada Vance chaired board",
+        "Ada Vance founded the agency in 1990. [TR-007]"),
+    "who held a role in a year": (
+        "Who managed the north depot in 2012?", "managed north depot",
+        "Omar Reyes managed the north depot from 2009 to 2016. [TR-025]"),
+    "who holds a role held by others before": (
+        "Who manages the north depot?", "managed north depot",
+        "Omar Reyes managed the north depot from 2009 to 2016. [TR-025]"),
+}
 
 
-def test_a_paraphrased_date_conflict_is_presented_with_both_sources(transit_store):
-    ans = _ask(transit_store, "When did the weekly fare cap take effect?", "weekly fare cap",
-               "The weekly fare cap took effect on 3 March 2025. [TR-001]")
+@pytest.mark.parametrize("case", DISAGREEMENTS, ids=str)
+def test_sources_that_disagree_are_both_shown_and_neither_chosen(transit_store, case):
+    question, query, draft, sources, values = DISAGREEMENTS[case]
+    ans = _ask(transit_store, question, query, draft)
     [point] = _unrecorded(ans)
-    assert {p["source_ids"][0] for p in point["positions"]} == {"TR-001", "TR-002"}
-    assert "3 March 2025" in ans["text"] and "17 March 2025" in ans["text"]
+    assert {p["source_ids"][0] for p in point["positions"]} == sources
+    assert all(v in point["topic"] for v in values), point["topic"]
     assert "not yet recorded" in ans["text"] and "does not choose" in ans["text"]
 
 
-def test_a_publication_date_is_not_an_effective_date(transit_store):
-    ans = _ask(transit_store, "When does timetable T-9 come into force?", "timetable T-9",
-               "Timetable T-9 comes into force on 1 June 2025. [TR-003]")
+@pytest.mark.parametrize("case", NOT_DISAGREEMENTS, ids=str)
+def test_answers_without_a_disagreement_are_given_plainly(transit_store, case):
+    question, query, draft = NOT_DISAGREEMENTS[case]
+    ans = _ask(transit_store, question, query, draft)
     assert not ans["contested"], ans["text"]
-    assert "1 June 2025" in ans["text"]
-
-
-def test_two_tickets_closed_on_different_days_are_two_facts(transit_store):
-    ans = _ask(transit_store, "When was lost property ticket LP-4411 closed?", "lost property ticket closed",
-               "Lost property ticket LP-4411 was closed on 2 April 2025. [TR-006]")
-    assert not ans["contested"], ans["text"]
-
-
-def test_a_superseded_version_is_a_change_not_a_disagreement(transit_store):
-    ans = _ask(transit_store, "How much is the penalty fare for travelling without a ticket?", "penalty fare",
-               "The penalty fare for travelling without a ticket is EUR 60. [TR-005]")
-    assert not ans["contested"], ans["text"]
+    assert ans["answered"]
 
 
 def test_a_disagreement_the_register_holds_is_not_reported_as_new(transit_store):
@@ -383,65 +405,7 @@ def test_a_disagreement_the_register_holds_is_not_reported_as_new(transit_store)
     assert not _unrecorded(ans), ans["text"]
 
 
-def test_a_birth_year_against_a_birth_date_is_compared_by_year(transit_store):
-    ans = _ask(transit_store, "When was Ada Vance born?", "Ada Vance born",
-               "Ada Vance was born in 1961. [TR-007]")
-    [point] = _unrecorded(ans)
-    assert {p["source_ids"][0] for p in point["positions"]} == {"TR-007", "TR-008"}
-    assert "1961" in point["topic"] and "1962" in point["topic"]
-
-
-def test_two_sources_naming_different_owners_disagree(transit_store):
-    ans = _ask(transit_store, "Who owns the fare cap policy?", "fare cap policy owner",
-               "The fare cap policy is owned by the Fares Team. [TR-013]")
-    [point] = _unrecorded(ans)
-    assert {p["source_ids"][0] for p in point["positions"]} == {"TR-013", "TR-014"}
-    assert "fares team" in point["topic"] and "revenue protection unit" in point["topic"]
-
-
-def test_people_named_for_other_roles_are_not_a_disagreement(transit_store):
-    ans = _ask(transit_store, "Who founded the agency?", "agency founded Ada Vance chaired board",
-               "Ada Vance founded the agency in 1990. [TR-007]")
-    assert not ans["contested"], ans["text"]
-
-
-def test_values_in_force_at_different_times_are_a_change(transit_store):
-    ans = _ask(transit_store, "How much is the single fare?", "single fare",
-               "The single fare is EUR 2.40. [TR-016]")
-    assert not ans["contested"], ans["text"]
-
-
-def test_a_year_that_names_the_subject_is_not_an_answer(transit_store):
-    ans = _ask(transit_store, "When did the 2024 fare review take effect?", "2024 fare review",
-               "The 2024 fare review took effect on 1 March 2025. [TR-017]")
-    assert not ans["contested"], ans["text"]
-
-
-def test_two_sources_counting_differently_disagree(transit_store):
-    ans = _ask(transit_store, "How many bus routes does the agency run?", "agency bus routes",
-               "The agency runs 42 bus routes. [TR-019]")
-    [point] = _unrecorded(ans)
-    assert {p["source_ids"][0] for p in point["positions"]} == {"TR-019", "TR-020"}
-    assert "42" in point["topic"] and "45" in point["topic"]
-
-
-def test_completed_and_finished_are_the_same_event(transit_store):
-    ans = _ask(transit_store, "When was the canal footbridge completed?", "canal footbridge",
-               "The canal footbridge was completed in 1912. [TR-021]")
-    [point] = _unrecorded(ans)
-    assert "1912" in point["topic"] and "1915" in point["topic"]
-
-
-def test_a_count_whose_subject_is_only_in_the_heading_still_counts(transit_store):
-    ans = _ask(transit_store, "How many registered bus pass holders does Harlow Bay have?",
-               "Harlow Bay registered bus pass holders",
-               "Harlow Bay has 9,100 registered bus pass holders. [TR-024]")
-    [point] = _unrecorded(ans)
-    assert {p["source_ids"][0] for p in point["positions"]} == {"TR-023", "TR-024"}
-
-
-def test_who_held_a_role_over_time_is_history_not_a_disagreement(transit_store):
-    for question in ("Who managed the north depot in 2012?", "Who manages the north depot?"):
-        ans = _ask(transit_store, question, "managed north depot",
-                   "Omar Reyes managed the north depot from 2009 to 2016. [TR-025]")
-        assert not ans["contested"], ans["text"]
+def test_event_kinds_read_paraphrases_alike():
+    assert event_kinds("It took effect on 3 March") == event_kinds("It went live on 17 March") == {"start"}
+    assert event_kinds("Sam to publish the timetable by 20 May") == {"publication"}
+    assert event_kinds("The fee is EUR 40") == frozenset()

@@ -6,14 +6,10 @@ The corpus is written here (an IT department, nothing to do with the bundled ins
 the rule is seen to hold on documents it was not tuned on.
 """
 
-import textwrap
-
 import pytest
 from langchain_core.messages import AIMessage
 
 from groundgate.graph.build import build_agent
-from groundgate.knowledge.embedded.store import SQLiteStore
-from groundgate.knowledge.ingest.pipeline import ingest
 from groundgate.policies.contradiction import asks_for_verdict
 from groundgate.testing.fake import ScriptedChatModel, answer, call
 
@@ -89,20 +85,8 @@ KNOWLEDGE = """\
 
 
 @pytest.fixture(scope="module")
-def it_store(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("it-corpus")
-    (folder / "knowledge").mkdir()
-    for name, text in DOCS.items():
-        (folder / name).write_text(textwrap.dedent(text))
-    (folder / "knowledge" / "knowledge.yaml").write_text(textwrap.dedent(KNOWLEDGE))
-    path = folder / "store.sqlite"
-    writer = SQLiteStore.from_path(path)
-    writer.setup()
-    ingest(writer, folder)
-    writer.close()
-    store = SQLiteStore.from_path(path, read_only=True)
-    yield store
-    store.close()
+def it_store(store_from_texts):
+    return store_from_texts(DOCS, KNOWLEDGE)
 
 
 def _ask(store, question, draft, query="TKT-311 contractor VPN access"):
