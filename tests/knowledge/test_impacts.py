@@ -69,11 +69,17 @@ def corpus_store(tmp_path, monkeypatch):
     store.close()
 
 
+def _matching(store: SQLiteStore, term: str) -> int:
+    return store._rows(
+        "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", [_fts_query([term])]
+    )[0][0]
+
+
 def test_ranks_equal_the_fts5_query_with_every_term(corpus_store):
     mixed = 0
     for question in _questions(60):
         terms = question.split()
-        rows = [corpus_store._chunk_impacts._count(corpus_store._conn.cursor(), t) for t in terms]
+        rows = [_matching(corpus_store, t) for t in terms]
         mixed += any(n >= 120 for n in rows) and any(0 < n < 120 for n in rows)
         for limit in (1, 8, 32, 400):
             _assert_same(
@@ -91,8 +97,11 @@ def test_evidence_and_knowledge_search_are_unchanged(corpus_store, monkeypatch):
         (corpus_store.search_evidence(q, as_of=a), corpus_store.search_knowledge(q, top_k=5))
         for q in questions for a in as_ofs
     ]
-    monkeypatch.setattr(impacts, "COMMON_ROWS", 10**9)  # nothing kept: FTS5 scores every row
+    # Nothing kept or stored: FTS5 scores every row.
+    monkeypatch.setattr(impacts, "COMMON_ROWS", 10**9)
+    monkeypatch.setattr(corpus_store._entity_impacts, "_kept_rows", None)
     corpus_store._chunk_impacts.clear()
+    corpus_store._entity_impacts.clear()
     plain = [
         (corpus_store.search_evidence(q, as_of=a), corpus_store.search_knowledge(q, top_k=5))
         for q in questions for a in as_ofs
@@ -141,6 +150,7 @@ def test_resolution_is_unchanged_with_kept_entity_scores(corpus_store, monkeypat
     mentions = ["Note 12", "note on claims", "w1 w2 policy", "claim cover", "roof excess w3"]
     kept = [resolve(corpus_store, m) for m in mentions]
     monkeypatch.setattr(impacts, "COMMON_ROWS", 10**9)
+    monkeypatch.setattr(corpus_store._entity_impacts, "_kept_rows", None)
     corpus_store._entity_impacts.clear()
     assert [resolve(corpus_store, m) for m in mentions] == kept
 

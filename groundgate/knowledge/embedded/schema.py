@@ -60,6 +60,29 @@ MIGRATIONS: tuple[str, ...] = (
         score REAL NOT NULL, decision TEXT NOT NULL, zone TEXT NOT NULL, reason TEXT NOT NULL
     );
     """,
+    # 2: the common tokens' BM25 parts, stored by ingest (see stored_impacts.py). A write to
+    # the text an index is built from drops that index's state row in the same transaction,
+    # whoever writes, so stale parts are never read.
+    """
+    CREATE TABLE fts_impacts (
+        fts TEXT NOT NULL, token TEXT NOT NULL, matches INTEGER NOT NULL, rowids BLOB,
+        scores BLOB, PRIMARY KEY (fts, token)
+    );
+    CREATE TABLE fts_impacts_state (fts TEXT PRIMARY KEY, common_rows INTEGER NOT NULL);
+    CREATE TRIGGER chunks_insert_stales_impacts AFTER INSERT ON chunks
+    BEGIN DELETE FROM fts_impacts_state WHERE fts = 'chunks_fts'; END;
+    CREATE TRIGGER chunks_delete_stales_impacts AFTER DELETE ON chunks
+    BEGIN DELETE FROM fts_impacts_state WHERE fts = 'chunks_fts'; END;
+    CREATE TRIGGER chunks_update_stales_impacts AFTER UPDATE OF rowid, title, heading, text ON chunks
+    BEGIN DELETE FROM fts_impacts_state WHERE fts = 'chunks_fts'; END;
+    CREATE TRIGGER entities_insert_stales_impacts AFTER INSERT ON entities
+    BEGIN DELETE FROM fts_impacts_state WHERE fts = 'entities_fts'; END;
+    CREATE TRIGGER entities_delete_stales_impacts AFTER DELETE ON entities
+    BEGIN DELETE FROM fts_impacts_state WHERE fts = 'entities_fts'; END;
+    CREATE TRIGGER entities_update_stales_impacts
+    AFTER UPDATE OF rowid, name, aliases, description ON entities
+    BEGIN DELETE FROM fts_impacts_state WHERE fts = 'entities_fts'; END;
+    """,
 )
 """Each entry moves the schema one version forward; never edit a shipped entry."""
 

@@ -31,7 +31,7 @@ from groundgate.knowledge.model import (
 )
 from groundgate.knowledge.port import MAX_HOPS, MAX_TOP_K, IngestBatch, WriteReport
 from groundgate.knowledge.records import content_hash
-from groundgate.knowledge.text import content_terms, coverage
+from groundgate.knowledge.text import STOPWORDS, content_terms, coverage
 
 __all__ = ["SQLiteStore"]
 
@@ -50,6 +50,13 @@ CHUNK_WEIGHTS = (2.0, 1.5, 1.0)
 
 ENTITY_WEIGHTS = (3.0, 2.0, 1.0)
 """BM25 weights of the entity index's columns: name, aliases, description."""
+
+ENTITY_KEPT_ROWS = 50
+"""Entity words in this many rows or more are scored from kept (and stored) BM25 parts;
+chunk words from ``impacts.COMMON_ROWS``. A mention's words are mostly rare, and FTS5
+scores each row they match at ~2 µs: a word in 50 to 500 rows cost up to 1 ms a resolve.
+Stored, it costs a blob read (2.6k entity tokens, 0.5M rows, 6 MiB and ~1 s of ingest at
+100k chunks). The scores are the same doubles either way (see ``impacts``)."""
 
 CACHE_KIB = 65536
 """SQLite page cache per connection (KiB). The default 2 MiB makes a first ingest of 100k
@@ -87,7 +94,7 @@ class SQLiteStore:
         self.path = path
         self._matrix: tuple[np.ndarray, np.ndarray] | None = None
         self._chunk_impacts = ImpactCache("chunks_fts", CHUNK_WEIGHTS)
-        self._entity_impacts = ImpactCache("entities_fts", ENTITY_WEIGHTS)
+        self._entity_impacts = ImpactCache("entities_fts", ENTITY_WEIGHTS, ENTITY_KEPT_ROWS)
 
     # ---- opening ----------------------------------------------------------------------
 
@@ -368,23 +375,37 @@ class SQLiteStore:
             # what was fetched, the joined query below decides.
             fetch = 2 * top_k + 8
             head = self._ranks(self._entity_impacts, terms, fetch)
+            if not head:
+                return []
             if len(head) < fetch or head[-1][1] < head[top_k - 1][1]:
-                rowids = [rowid for rowid, _ in head]
-                if not rowids:
-                    return []
+                # The winners are the rows scoring above the top_k-th score and, of those
+                # tied with it, the smallest ids; only those rows are read in full.
+                cut = head[min(top_k, len(head)) - 1][1]
+                chosen = [rowid for rowid, score in head if score > cut]
+                tied = [rowid for rowid, score in head if score == cut]
+                if len(chosen) + len(tied) > top_k:
+                    ids: dict[int, str] = {
+                        r["rowid"]: r["id"]
+                        for r in self._rows(
+                            "SELECT rowid, id FROM entities "
+                            f"WHERE rowid IN ({','.join('?' * len(tied))})",
+                            tied,
+                        )
+                    }
+                    tied = sorted(tied, key=ids.__getitem__) if len(ids) == len(tied) else []
+                chosen += tied[: top_k - len(chosen)]
                 by_rowid = {
                     r["rowid"]: r
                     for r in self._rows(
-                        f"SELECT * FROM entities WHERE rowid IN ({','.join('?' * len(rowids))})",
-                        rowids,
+                        f"SELECT * FROM entities WHERE rowid IN ({','.join('?' * len(chosen))})",
+                        chosen,
                     )
                 }
-                if len(by_rowid) == len(rowids):
-                    ranked = sorted(
-                        ((by_rowid[rowid], score) for rowid, score in head),
+                if len(by_rowid) == len(chosen) == min(top_k, len(head)):
+                    return sorted(
+                        ((by_rowid[rowid], score) for rowid, score in head if rowid in by_rowid),
                         key=lambda pair: (-pair[1], pair[0]["id"]),
                     )
-                    return ranked[:top_k]
         kind_sql = f" AND e.kind IN ({','.join('?' * len(kinds))})" if kinds else ""
         rows = self._rows(
             "SELECT e.*, -bm25(entities_fts, 3.0, 2.0, 1.0) AS s FROM entities_fts f "
@@ -572,6 +593,9 @@ class SQLiteStore:
                 [(d.mention, d.candidate_id, d.score, d.decision, d.zone, d.reason)
                  for d in batch.resolution_log],
             )
+            # A no-op unless this write (or an earlier one by other code) changed the text.
+            for index in (self._chunk_impacts, self._entity_impacts):
+                index.refresh_stored(conn, skip_words=STOPWORDS)
         return WriteReport(
             documents_written=written,
             documents_unchanged=unchanged,
@@ -733,6 +757,21 @@ class SQLiteStore:
         old = conn.execute(
             "SELECT rowid, name, aliases, description FROM entities WHERE id = ?", [entity.id]
         ).fetchone()
+        aliases = json.dumps(list(entity.aliases))
+        if old and tuple(old)[1:] == (entity.name, aliases, entity.description):
+            # The indexed text is the same: keep the row and its index entry, so that
+            # re-ingesting unchanged files leaves the index (and its stored BM25 parts) alone.
+            conn.execute(
+                "UPDATE entities SET kind = ?, owner = ?, source_ids = ?, attributes = ?, "
+                "origin = ? WHERE rowid = ?",
+                [entity.kind, entity.owner, json.dumps(list(entity.source_ids)),
+                 json.dumps(entity.attributes, default=str), entity.origin, old[0]],
+            )
+            conn.executemany(
+                "INSERT INTO doc_entities (doc_id, entity_id) VALUES (?, ?)",
+                [(sid, entity.id) for sid in entity.source_ids],
+            )
+            return  # entity_names come from the id, name and aliases: unchanged
         if old:
             conn.execute(
                 "INSERT INTO entities_fts (entities_fts, rowid, name, aliases, description) "
@@ -741,7 +780,6 @@ class SQLiteStore:
             )
             conn.execute("DELETE FROM entities WHERE id = ?", [entity.id])
             conn.execute("DELETE FROM entity_names WHERE entity_id = ?", [entity.id])
-        aliases = json.dumps(list(entity.aliases))
         cur = conn.execute(
             "INSERT INTO entities (id, kind, name, aliases, owner, description, source_ids, "
             "attributes, origin) VALUES (?,?,?,?,?,?,?,?,?)",
