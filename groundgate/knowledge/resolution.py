@@ -87,8 +87,13 @@ def adjudicate_by_rules(mention: str, entity: Entity, score: float) -> tuple[boo
 
 
 def best_name_score(mention: str, entity: Entity) -> float:
-    """Highest similarity between ``mention`` and the entity's name or aliases."""
-    return max(similarity(mention, n) for n in (entity.name, *entity.aliases, entity.id))
+    """Highest similarity between ``mention`` and the entity's name or aliases.
+
+    Similarity ignores case and spacing, so names equal but for those ("Loan period",
+    "loan period") are scored once.
+    """
+    names = dict.fromkeys(" ".join(n.lower().split()) for n in (entity.name, *entity.aliases, entity.id))
+    return max(similarity(mention, n) for n in names)
 
 
 def match_against(
@@ -112,7 +117,7 @@ def match_against(
             merge, reason = adjudicate(mention, entity, score)
             zone = "gray"
         decisions.append(
-            ResolutionDecision(
+            ResolutionDecision.model_construct(  # every field is built right here
                 mention=mention,
                 candidate_id=entity.id,
                 score=score,
