@@ -56,6 +56,14 @@ def _passage(claim: Claim, store: KnowledgeStore) -> str:
     return best
 
 
+def _aside_note(point: ContestedPoint) -> str:
+    owner = f"owner: {point.owner}" if point.owner else "no owner assigned"
+    return (
+        f"Not settled: {point.topic} is an open disagreement ({point.contradiction_id}; {owner}). "
+        "This answer does not depend on it and takes no side."
+    )
+
+
 def _presentation(point: ContestedPoint) -> str:
     if point.contradiction_id:
         head = (
@@ -87,6 +95,7 @@ def apply_policies(
     """Impose the configured policies on a grounded draft; the draft cannot opt out."""
     notes: list[str] = []
     contested: list[ContestedPoint] = []
+    aside: list[ContestedPoint] = []  # open entries the draft spoke to, the question did not
     claims = list(draft.claims)
     draft_text = " ".join(c.text for c in claims if c.status != "removed")
     register_down: str | None = None
@@ -113,6 +122,12 @@ def apply_policies(
                 f"contradiction policy: presented every position of {entry.id}; "
                 "the draft's choice, if any, was withheld"
             )
+        aside.extend(present(entry) for entry in verdict.mentioned)
+        for entry in verdict.mentioned:
+            notes.append(
+                f"contradiction policy: the draft spoke to {entry.id}, which the question does not "
+                "turn on; claims taking a side on it were withheld"
+            )
         for entry in verdict.nearby:
             notes.append(
                 f"contradiction policy: {entry.id} ({entry.topic}) touches this answer's entities "
@@ -125,13 +140,13 @@ def apply_policies(
                 "disagreement policy: the retrieved sources give different values "
                 "and no register entry covers it"
             )
-    if contested:
+    if contested or aside:
         # The draft may have chosen a side; keep only what does not speak to the dispute.
         # For a yes/no question, the draft's own verdict goes too (it depends on the point).
         verdict_asked = asks_for_verdict(question)
 
         def sides(claim: Claim) -> bool:
-            return any(
+            return any(_takes_side(claim.text, p) for p in aside) or any(
                 _takes_side(claim.text, p) or (verdict_asked and _gives_verdict(claim.text, question, p))
                 for p in contested
             )
@@ -161,6 +176,7 @@ def apply_policies(
         elif not answered:
             parts.append("What they do say:")
         parts.append(" ".join(_render(c) for c in kept))
+    parts.extend(_aside_note(p) for p in aside)
     if insufficient and (policies.honesty or not answered):
         parts.append("What I cannot say: " + "; ".join(insufficient))
     return draft.model_copy(

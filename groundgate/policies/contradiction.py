@@ -5,7 +5,10 @@ sources, and the answer chooses none.
 
 The policy does its own lookup: for every entity and source the trace touched, and for
 the question's and the draft's topics, whether or not the agent ever asked the register.
-Recency is not applicability: a newer position is not a decision.
+Recency is not applicability: a newer position is not a decision. A draft that speaks to
+an open entry the question does not turn on ("Who owns CHG-04?" answered with what CHG-04
+says about trace-and-access) keeps its answer, loses the side-taking claims, and says so
+in a short note: no wrong refusal, and no contested position asserted.
 
 A yes/no question ("Was the payment made in line with the policy terms?") asks for a
 verdict, and a verdict depends on every rule it rests on: when a passage the draft rests
@@ -49,10 +52,17 @@ _VERDICT_OPENERS = frozenset(
 
 @dataclass(frozen=True)
 class ContradictionVerdict:
-    """Entries that bear on the answer (must be presented) and those merely nearby."""
+    """What the register holds about this answer.
+
+    ``applies``: entries that bear on the question (every position is presented).
+    ``mentioned``: entries the draft speaks to although the question does not turn on them
+    (the draft's side-taking claims are withheld and a short note says why).
+    ``nearby``: entries on entities the run touched (noted for the trace only).
+    """
 
     applies: tuple[Contradiction, ...]
     nearby: tuple[Contradiction, ...]
+    mentioned: tuple[Contradiction, ...] = ()
 
 
 def disputed_axis(entry: Contradiction) -> set[str]:
@@ -80,10 +90,10 @@ def asks_for_verdict(question: str) -> bool:
     )
 
 
-def _bears(entry: Contradiction, question: str, draft: str, threshold: float) -> bool:
-    """The question or draft covers the topic, or the question asks about the disputed axis."""
+def _bears(entry: Contradiction, question: str, threshold: float) -> bool:
+    """The question covers the topic, or asks about what the positions argue over."""
     terms = content_terms(entry.topic)
-    if terms and (coverage(terms, question) >= threshold or coverage(terms, draft) >= DRAFT_RELEVANCE):
+    if terms and coverage(terms, question) >= threshold:
         return True
     return bool(disputed_axis(entry) & {stem(t) for t in content_terms(question)})
 
@@ -139,7 +149,7 @@ def check_contradictions(
     evidence: Sequence[str] = (),
     threshold: float = 0.5,
 ) -> ContradictionVerdict:
-    """Check every open entry against the question and draft; note those the run touched.
+    """Check every open entry against the question and the draft.
 
     ``evidence`` holds the passages the draft's claims rest on; for a yes/no question an
     entry also bears when one of them states its contested point.
@@ -147,15 +157,18 @@ def check_contradictions(
     touched_ids = sorted(set(touched))
     near = {e.id for e in store.contradictions(entity_ids=touched_ids)} if touched_ids else set()
     verdict_evidence = evidence if asks_for_verdict(question) else ()
-    applies, nearby = [], []
+    applies, mentioned, nearby = [], [], []
     for entry in store.contradictions():
-        if _bears(entry, question, draft, threshold) or (
+        topic = content_terms(entry.topic)
+        if _bears(entry, question, threshold) or (
             verdict_evidence and _rests_on(store, entry, question, verdict_evidence)
         ):
             applies.append(entry)
+        elif topic and coverage(topic, draft) >= DRAFT_RELEVANCE:
+            mentioned.append(entry)
         elif entry.id in near:
             nearby.append(entry)
-    return ContradictionVerdict(applies=tuple(applies), nearby=tuple(nearby))
+    return ContradictionVerdict(applies=tuple(applies), nearby=tuple(nearby), mentioned=tuple(mentioned))
 
 
 def present(entry: Contradiction) -> ContestedPoint:

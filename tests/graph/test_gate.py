@@ -134,3 +134,15 @@ def test_gate_fails_closed_when_the_register_cannot_be_checked(bundled_store):
     assert not ans["answered"]
     assert any("register could not be checked" in n for n in ans["insufficient"])
     assert all(c["status"] == "removed" for c in ans["claims"])
+
+
+def test_a_draft_taking_a_side_the_question_does_not_turn_on_is_answered_without_that_side(bundled_store):
+    ans = _run(bundled_store, [_search("CHG-04 owner"), answer(
+        "It is owned by Claims Operations. [INS-SYN-012] "
+        "Trace-and-access costs are automatically included for escape-of-water claims. [INS-SYN-012]")],
+        "Who owns Claims Handling Guidance CHG-04?")
+    assert ans["answered"] and not ans["contested"], ans["text"]
+    kept = [c["text"] for c in ans["claims"] if c["status"] != "removed"]
+    assert any("Claims Operations" in t for t in kept)
+    assert not any("automatically included" in t for t in kept)
+    assert "Not settled:" in ans["text"] and "CTR-001" in ans["text"]
