@@ -5,6 +5,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
+from fts_rankings import assert_same_ranking, plain_ranking
 
 from groundgate.knowledge.embedded import impacts
 from groundgate.knowledge.embedded.store import SQLiteStore, _fts_query
@@ -30,22 +31,6 @@ def _write_corpus(root: Path, documents: int, seed: int = 3, prefix: str = "D") 
             f"---\nid: {prefix}-{n:04d}\ntitle: Note {n} on {rng.choice(WORDS)} {rng.choice(WORDS)}\n"
             f"kind: note\neffective_from: {year}-01-01\n---\n" + "\n".join(sections)
         )
-
-
-def _plain(store: SQLiteStore, terms: list[str], limit: int):
-    """The chunk ranking as one FTS5 query computes it."""
-    rows = store._rows(
-        "SELECT rowid, -bm25(chunks_fts, 2.0, 1.5, 1.0) AS s FROM chunks_fts WHERE chunks_fts MATCH ? "
-        "ORDER BY s DESC, rowid LIMIT ?",
-        [_fts_query(terms), limit],
-    )
-    return [(r["rowid"], r["s"]) for r in rows]
-
-
-def _assert_same(kept, plain) -> None:
-    """Same rows in the same order; scores equal up to the last bits of a double."""
-    assert [r for r, _ in kept] == [r for r, _ in plain]
-    assert [s for _, s in kept] == pytest.approx([s for _, s in plain], rel=1e-12)
 
 
 def _questions(n: int, seed: int = 5) -> list[str]:
@@ -82,9 +67,9 @@ def test_ranks_equal_the_fts5_query_with_every_term(corpus_store):
         rows = [_matching(corpus_store, t) for t in terms]
         mixed += any(n >= 120 for n in rows) and any(0 < n < 120 for n in rows)
         for limit in (1, 8, 32, 400):
-            _assert_same(
+            assert_same_ranking(
                 corpus_store._ranks(corpus_store._chunk_impacts, terms, limit),
-                _plain(corpus_store, terms, limit),
+                plain_ranking(corpus_store, terms, limit),
             )
     assert mixed > 20, "the questions must mix kept and FTS5-scored terms"
     assert corpus_store._chunk_impacts._postings > 0
@@ -117,7 +102,7 @@ def test_kept_scores_are_dropped_when_another_connection_writes(corpus_store, tm
     _write_corpus(tmp_path / "more", 40, seed=11, prefix="X")
     ingest(corpus_store, tmp_path / "more", now=NOW)  # more rows: every BM25 score moves
     after = reader._ranks(reader._chunk_impacts, terms, 16)
-    _assert_same(after, _plain(reader, terms, 16))
+    assert_same_ranking(after, plain_ranking(reader, terms, 16))
     assert after != before
     reader.close()
 
@@ -133,7 +118,7 @@ def test_kept_scores_are_dropped_when_the_handle_itself_writes(tmp_path, monkeyp
     view._ranks(view._chunk_impacts, terms, 8)
     _write_corpus(tmp_path / "b", 60, seed=9, prefix="B")
     ingest(store, tmp_path / "b", now=NOW)
-    _assert_same(view._ranks(view._chunk_impacts, terms, 8), _plain(view, terms, 8))
+    assert_same_ranking(view._ranks(view._chunk_impacts, terms, 8), plain_ranking(view, terms, 8))
     store.close()
 
 
@@ -142,7 +127,7 @@ def test_memory_stays_bounded_and_exact(corpus_store, monkeypatch):
     cache = corpus_store._chunk_impacts
     for question in _questions(30):
         terms = question.split()
-        _assert_same(corpus_store._ranks(cache, terms, 8), _plain(corpus_store, terms, 8))
+        assert_same_ranking(corpus_store._ranks(cache, terms, 8), plain_ranking(corpus_store, terms, 8))
         assert cache._postings <= 150 or len(cache._kept) == 1
 
 

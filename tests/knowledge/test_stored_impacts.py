@@ -8,11 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fts_rankings import assert_same_ranking, plain_ranking
 
 from groundgate.knowledge.embedded import bm25, impacts, stored_impacts
 from groundgate.knowledge.embedded import store as store_module
 from groundgate.knowledge.embedded.schema import MIGRATIONS
-from groundgate.knowledge.embedded.store import SQLiteStore, _fts_query
+from groundgate.knowledge.embedded.store import SQLiteStore
 from groundgate.knowledge.ingest.pipeline import ingest
 from groundgate.knowledge.model import Entity
 from groundgate.knowledge.port import IngestBatch
@@ -44,21 +45,6 @@ def _write_corpus(root: Path, documents: int, seed: int = 3, prefix: str = "D") 
             f"---\nid: {prefix}-{n:04d}\ntitle: Note {n} on {rng.choice(WORDS)} {rng.choice(WORDS)}\n"
             "kind: note\n---\n" + "\n".join(sections)
         )
-
-
-def _plain(store: SQLiteStore, fts: str, weights: str, terms: list[str], limit: int):
-    """The ranking as one FTS5 query computes it."""
-    rows = store._rows(
-        f"SELECT rowid, -bm25({fts}, {weights}) AS s FROM {fts} WHERE {fts} MATCH ? "
-        "ORDER BY s DESC, rowid LIMIT ?",
-        [_fts_query(terms), limit],
-    )
-    return [(r["rowid"], r["s"]) for r in rows]
-
-
-def _assert_same(kept, plain) -> None:
-    assert [r for r, _ in kept] == [r for r, _ in plain]
-    assert [s for _, s in kept] == pytest.approx([s for _, s in plain], rel=1e-12)
 
 
 def _questions(n: int, seed: int = 5) -> list[list[str]]:
@@ -156,13 +142,13 @@ def test_a_fresh_handle_ranks_from_stored_parts_as_fts5_does(written, monkeypatc
     used = 0
     for terms in _questions(60):
         for limit in (1, 8, 40):
-            _assert_same(
+            assert_same_ranking(
                 reader._ranks(reader._chunk_impacts, terms, limit),
-                _plain(reader, "chunks_fts", "2.0, 1.5, 1.0", terms, limit),
+                plain_ranking(reader, terms, limit),
             )
-            _assert_same(
+            assert_same_ranking(
                 reader._ranks(reader._entity_impacts, terms, limit),
-                _plain(reader, "entities_fts", "3.0, 2.0, 1.0", terms, limit),
+                plain_ranking(reader, terms, limit, fts="entities_fts", weights="3.0, 2.0, 1.0"),
             )
         used += any(stored.get(("chunks_fts", t), (0, None))[1] is not None for t in terms)
     assert used > 30
@@ -231,9 +217,9 @@ def test_a_changing_reingest_recomputes_them_in_its_transaction(written, monkeyp
     assert after[("chunks_fts", "claim")] != before[("chunks_fts", "claim")]
     new = reader._ranks(reader._chunk_impacts, terms, 10)  # the same handle sees the change
     assert new != old
-    _assert_same(new, _plain(reader, "chunks_fts", "2.0, 1.5, 1.0", terms, 10))
+    assert_same_ranking(new, plain_ranking(reader, terms, 10))
     fresh = SQLiteStore.from_path(path, read_only=True)
-    _assert_same(fresh._ranks(fresh._chunk_impacts, terms, 10), new)
+    assert_same_ranking(fresh._ranks(fresh._chunk_impacts, terms, 10), new)
     reader.close()
     fresh.close()
 
@@ -273,7 +259,7 @@ def test_a_write_by_other_code_makes_them_stale(written):
     assert _current(path) == {"entities_fts"}
     ranked = reader._ranks(reader._chunk_impacts, terms, 8)
     assert ranked[0][0] == cur.lastrowid
-    _assert_same(ranked, _plain(reader, "chunks_fts", "2.0, 1.5, 1.0", terms, 8))
+    assert_same_ranking(ranked, plain_ranking(reader, terms, 8))
     reader.close()
 
 
@@ -288,8 +274,8 @@ def test_a_store_from_before_migration_2_still_works_and_upgrades(written):
         )
     reader = SQLiteStore.from_path(path, read_only=True)
     terms = ["claim", "w3", "w7"]
-    _assert_same(reader._ranks(reader._chunk_impacts, terms, 8),
-                 _plain(reader, "chunks_fts", "2.0, 1.5, 1.0", terms, 8))
+    assert_same_ranking(reader._ranks(reader._chunk_impacts, terms, 8),
+                 plain_ranking(reader, terms, 8))
     assert reader.search_knowledge("note claim")
     writer = SQLiteStore.from_path(path)
     assert writer.setup() == len(MIGRATIONS) == 2
@@ -298,8 +284,8 @@ def test_a_store_from_before_migration_2_still_works_and_upgrades(written):
     writer.close()
     assert _current(path) == {"chunks_fts", "entities_fts"}
     fresh = SQLiteStore.from_path(path, read_only=True)
-    _assert_same(fresh._ranks(fresh._chunk_impacts, terms, 8),
-                 _plain(fresh, "chunks_fts", "2.0, 1.5, 1.0", terms, 8))
+    assert_same_ranking(fresh._ranks(fresh._chunk_impacts, terms, 8),
+                 plain_ranking(fresh, terms, 8))
     assert fresh._chunk_impacts._stored
     reader.close()
     fresh.close()
@@ -312,7 +298,7 @@ def test_keeping_more_terms_gives_the_same_doubles(written):
     split._entity_impacts._kept_rows = None  # from CHUNK_ROWS only, computed by this handle
     mixed = 0
     for terms in _questions(80, seed=9):
-        counts = [len(_plain(kept, "entities_fts", "1.0", [t], 10**6)) for t in terms]
+        counts = [len(plain_ranking(kept, [t], 10**6, fts="entities_fts", weights="1.0")) for t in terms]
         mixed += any(ENTITY_ROWS <= n < CHUNK_ROWS for n in counts) and len(terms) > 1
         for limit in (1, 8, 48):
             assert kept._ranks(kept._entity_impacts, terms, limit) == split._ranks(
@@ -329,8 +315,8 @@ def test_parts_stored_at_another_threshold_are_not_used(written, monkeypatch):
     monkeypatch.setattr(impacts, "COMMON_ROWS", CHUNK_ROWS * 2)
     reader = SQLiteStore.from_path(path, read_only=True)
     terms = ["claim", "w4"]
-    _assert_same(reader._ranks(reader._chunk_impacts, terms, 8),
-                 _plain(reader, "chunks_fts", "2.0, 1.5, 1.0", terms, 8))
+    assert_same_ranking(reader._ranks(reader._chunk_impacts, terms, 8),
+                 plain_ranking(reader, terms, 8))
     assert not reader._chunk_impacts._stored
     reader.close()
 
