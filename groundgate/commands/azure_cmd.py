@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-import time
-from typing import Annotated
+from typing import Annotated, cast
 
 import typer
 
@@ -100,49 +99,32 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     show_trace: Annotated[bool, typer.Option("--show-trace", help="Print the tool calls.")] = False,
 ) -> None:
-    """Answer a question with the bounded, gated agent over the Azure backend (read-only)."""
-    from groundgate.ask import MODES, RunResult
-    from groundgate.graph.build import build_agent
+    """Answer a question with the bounded, gated agent over the Azure backend (read-only).
+
+    The same run as ``groundgate ask --backend azure --mode agent|search-agent``.
+    """
+    from groundgate.ask import Mode
+    from groundgate.ask import ask as run_ask
     from groundgate.graph.context import Bounds
-    from groundgate.models.factory import make_chat_model
     from groundgate.settings import Settings
 
     if mode not in AGENT_MODES:
         raise _fail(f"--mode must be one of {', '.join(AGENT_MODES)}, not {mode!r}")
     _parse_date(as_of, "--as-of")
-    model_spec = model or Settings.from_env().model
+    settings = Settings.from_env()
+    if model:
+        settings = Settings(store_path=settings.store_path, model=model,
+                            embedder=settings.embedder, cache_dir=settings.cache_dir)
     bounds = Bounds(max_rounds=max_rounds, token_budget=token_budget, wall_clock_s=timeout)
     try:
-        store, embedder = _open()
+        store = open_azure()
         try:
-            agent = build_agent(
-                store.read_only_view(),
-                make_chat_model(model_spec, env=os.environ),
-                tools=MODES[mode],
-                bounds=bounds,
-                embedder=embedder,
-                model_name=model_spec,
-            )
-            started = time.perf_counter()
-            result = agent.invoke(
-                {"question": question, "as_of": as_of},
-                output_keys=["answer", "trace", "envelopes", "messages"],
-            )
-            latency = (time.perf_counter() - started) * 1000
+            run = run_ask(question, settings=settings, mode=cast(Mode, mode), as_of=as_of, bounds=bounds,
+                          store=store.read_only_view())
         finally:
             store.close()
     except GroundgateError as exc:
         raise _fail(str(exc)) from None
-    run = RunResult(
-        question=question,
-        as_of=as_of,
-        mode=mode,
-        model=model_spec,
-        answer=result["answer"],
-        trace=result["trace"],
-        latency_ms=latency,
-        envelopes=tuple(result.get("envelopes") or ()),
-    )
     if as_json:
         out.print_json(json.dumps(run.to_json(), default=str))
         return

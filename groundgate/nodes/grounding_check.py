@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
@@ -41,7 +41,7 @@ def grounding_check(state: AgentState, runtime: Runtime[Context]) -> dict[str, A
 
 def _revised(
     verdict: GroundingVerdict, unsupported: list[int], replacements: dict[int, list[Claim]],
-    evidence: Evidence, mode: Any,
+    evidence: Evidence, mode: Literal["remove", "flag"],
 ) -> GroundingVerdict:
     """The verdict with the model's rewrites checked (without re-citing) and its drops removed."""
     claims: list[Claim] = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from groundgate.answer.model import Answer, Claim, ContestedPoint
@@ -42,14 +42,25 @@ def touched_ids(envelopes: Iterable[dict[str, Any]]) -> set[str]:
     return ids
 
 
-def _passage(claim: Claim, store: KnowledgeStore) -> str:
+def _passages(claims: list[Claim], store: KnowledgeStore) -> list[str]:
+    """The passage each claim rests on (claims citing one document read it once)."""
+    chunks: dict[str, list[str]] = {}
+
+    def of(source_id: str) -> list[str]:
+        if source_id not in chunks:
+            doc = store.get_document(source_id)
+            chunks[source_id] = [f"{c.heading}\n{c.text}" for c in chunk_document(doc)] if doc else []
+        return chunks[source_id]
+
+    return [_passage(claim, of) for claim in claims]
+
+
+def _passage(claim: Claim, chunks_of: Callable[[str], list[str]]) -> str:
     """The passage a claim rests on: the chunk of its cited documents sharing most of its words."""
     terms = content_terms(claim.text)
     best, best_cover = "", 0.0
     for source_id in claim.citations:
-        doc = store.get_document(source_id)
-        for chunk in chunk_document(doc) if doc else ():
-            text = f"{chunk.heading}\n{chunk.text}"
+        for text in chunks_of(source_id):
             cover = coverage(terms, text)
             if cover > best_cover:
                 best, best_cover = text, cover
@@ -101,7 +112,7 @@ def apply_policies(
     register_down: str | None = None
     if policies.contradictions:
         try:
-            passages = [_passage(c, store) for c in claims if c.status != "removed"]
+            passages = _passages([c for c in claims if c.status != "removed"], store)
             verdict = check_contradictions(
                 store, question=question, draft=draft_text, touched=touched_ids(envelopes),
                 evidence=[p for p in passages if p], threshold=policies.topic_relevance,
