@@ -8,7 +8,7 @@ backend returns the same shapes.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,6 +28,7 @@ __all__ = [
     "TimelineEvent",
     "TraversalPath",
     "Validity",
+    "trusted",
 ]
 
 RELATIONSHIP_TYPES: tuple[str, ...] = (
@@ -52,6 +53,39 @@ RELATIONSHIP_TYPES: tuple[str, ...] = (
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+_M = TypeVar("_M", bound=_Frozen)
+
+
+def trusted(cls: type[_M], values: dict[str, Any]) -> _M:
+    """An instance of ``cls`` from ``values`` that give every field, already valid.
+
+    For rows a store wrote after validating them, and for results built field by field
+    in this package: what ``model_construct`` makes of complete values, without its
+    per-field alias and default lookups (which were most of a resolve's object building).
+    ``values`` must be in field order and is used as the instance's ``__dict__``.
+    """
+    names = _field_names(cls)
+    if len(values) != len(names):
+        raise ValueError(f"trusted({cls.__name__}) needs every field, got {sorted(values)}")
+    instance = cls.__new__(cls)
+    object.__setattr__(instance, "__dict__", values)
+    object.__setattr__(instance, "__pydantic_fields_set__", names)
+    object.__setattr__(instance, "__pydantic_extra__", None)
+    object.__setattr__(instance, "__pydantic_private__", None)
+    return instance
+
+
+_FIELD_NAMES: dict[type, set[str]] = {}
+
+
+def _field_names(cls: type[_Frozen]) -> set[str]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = set(cls.model_fields)
+    # A fresh set each time, as model_construct gives: callers may not share one.
+    return set(names)
 
 
 class Validity(_Frozen):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from groundgate.knowledge.model import Entity, EntityMatch, ResolutionDecision
+from groundgate.knowledge.model import Entity, EntityMatch, ResolutionDecision, trusted
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, stem
 
@@ -41,29 +41,72 @@ Adjudicator = Callable[[str, Entity, float], tuple[bool, str]]
 """Decides a gray-zone pair: (merge?, reason). Rules offline; a model when configured."""
 
 
-# Both are pure and called for the same entity names over and over (every resolve scores
-# up to twenty candidates by all their names), so they are memoised. A trigram is a tuple
-# of three characters: zip builds them in C, twice as fast as slicing, the same sets.
-@lru_cache(maxsize=65536)
-def _trigrams(text: str) -> frozenset[tuple[str, str, str]]:
-    padded = f"  {' '.join(text.lower().split())} "
-    return frozenset(zip(padded, padded[1:], padded[2:], strict=False))
+# A name's similarity features (character trigrams and stemmed words) are memoised: every
+# resolve scores up to twenty candidates by all their names, and the same names come back.
+# A name the process has not met is assembled from its words' features, memoised too:
+# names share most of their words, so a new name costs a few lookups and a set union.
+#
+# What is memoised is kept out of the garbage collector's way, because in a long-lived
+# process full of cached names its collections, not the scoring, made the slow resolves:
+# trigrams are 3-character strings (never tracked) and each feature is a tuple of distinct
+# strings, which the collector stops tracking the first time it meets it. (Tuples of
+# characters build faster, but each one is tracked; so is every frozenset.)
+_Features = tuple[tuple[str, ...], tuple[str, ...]]
+"""A name's distinct trigrams and distinct word stems."""
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1 << 17)
+def _word_features(word: str) -> tuple[tuple[str, ...], tuple[str, ...], str, str]:
+    """Trigrams of `` word `` (lowercased), its stemmed content terms, first and last char."""
+    padded = f" {word.lower()} "
+    trigrams = tuple(dict.fromkeys([padded[i : i + 3] for i in range(len(padded) - 2)]))
+    stems = tuple(dict.fromkeys(stem(t) for t in content_terms(word)))
+    return trigrams, stems, padded[1], padded[-2]
+
+
+@lru_cache(maxsize=1 << 16)
+def _features(text: str) -> _Features:
+    """(trigrams, word stems) of ``text``, as if computed on the whole padded name.
+
+    The trigrams of ``"  " + " ".join(words) + " "`` are those of each `` word `` plus
+    the ones that cross a space: the opening ``"  " + first char`` and, between two
+    words, ``last char + " " + first char``. Tokens never span whitespace, so the stems
+    of the name are the union of its words' stems.
+    """
+    words = [_word_features(w) for w in text.split()]
+    if not words:
+        return ("   ",), ()
+    crossing = ["  " + words[0][2]]
+    crossing += [a[3] + " " + b[2] for a, b in zip(words, words[1:], strict=False)]
+    return (
+        tuple(frozenset(crossing).union(*[w[0] for w in words])),
+        tuple(frozenset().union(*[w[1] for w in words])),
+    )
+
+
 def _word_stems(text: str) -> frozenset[str]:
-    return frozenset(stem(t) for t in content_terms(text))
+    return frozenset(_features(text)[1])
+
+
+def _scorer(mention: str) -> Callable[[str], float]:
+    """``similarity(mention, name)`` as a function of ``name``, the mention's sets built once."""
+    tri_a, words_a = (frozenset(f) for f in _features(mention))
+
+    def score(name: str) -> float:
+        tri_b, words_b = _features(name)
+        return round(0.5 * _jaccard(tri_a, tri_b) + 0.5 * _jaccard(words_a, words_b), 4)
+
+    return score
 
 
 def similarity(a: str, b: str) -> float:
     """Blend of character-trigram and stemmed-word Jaccard similarity (0..1)."""
-    tri = _jaccard(_trigrams(a), _trigrams(b))
-    words = _jaccard(_word_stems(a), _word_stems(b))
-    return round(0.5 * tri + 0.5 * words, 4)
+    return _scorer(a)(b)
 
 
-def _jaccard(a: frozenset[object], b: frozenset[object]) -> float:
-    shared = len(a & b)
+def _jaccard(a: frozenset[str], b: tuple[str, ...]) -> float:
+    """Jaccard of a set and a tuple of distinct items."""
+    shared = len(a.intersection(b))
     union = len(a) + len(b) - shared  # one set operation instead of three
     return shared / union if union else 0.0
 
@@ -87,13 +130,15 @@ def adjudicate_by_rules(mention: str, entity: Entity, score: float) -> tuple[boo
 
 
 def best_name_score(mention: str, entity: Entity) -> float:
-    """Highest similarity between ``mention`` and the entity's name or aliases.
+    """Highest similarity between ``mention`` and the entity's name, aliases or id."""
+    return _best_name_score(_scorer(mention), entity)
 
-    Similarity ignores case and spacing, so names equal but for those ("Loan period",
-    "loan period") are scored once.
-    """
+
+def _best_name_score(score: Callable[[str], float], entity: Entity) -> float:
+    # Similarity ignores case and spacing, so names equal but for those ("Loan period",
+    # "loan period") are scored once.
     names = dict.fromkeys(" ".join(n.lower().split()) for n in (entity.name, *entity.aliases, entity.id))
-    return max(similarity(mention, n) for n in names)
+    return max(score(n) for n in names)
 
 
 def match_against(
@@ -106,8 +151,9 @@ def match_against(
     """Score candidates for a mention and decide each one, logging every decision."""
     matches: list[EntityMatch] = []
     decisions: list[ResolutionDecision] = []
+    scorer = _scorer(mention)
     for entity in candidates:
-        score = best_name_score(mention, entity)
+        score = _best_name_score(scorer, entity)
         zone: Literal["above", "below", "gray"]
         if score >= thresholds.upper:
             merge, zone, reason = True, "above", f"similarity {score} >= {thresholds.upper}"
@@ -117,14 +163,10 @@ def match_against(
             merge, reason = adjudicate(mention, entity, score)
             zone = "gray"
         decisions.append(
-            ResolutionDecision.model_construct(  # every field is built right here
-                mention=mention,
-                candidate_id=entity.id,
-                score=score,
-                decision="merge" if merge else "separate",
-                zone=zone,
-                reason=reason,
-            )
+            trusted(ResolutionDecision, {  # every field is built right here
+                "mention": mention, "candidate_id": entity.id, "score": score,
+                "decision": "merge" if merge else "separate", "zone": zone, "reason": reason,
+            })
         )
         if merge:
             matches.append(EntityMatch(entity=entity, score=score, method="similar"))
@@ -148,12 +190,12 @@ class CandidateIndex:
     def __init__(self, candidates: Iterable[Entity]) -> None:
         self._candidates = list(candidates)
         self._by_stem: dict[str, list[int]] = defaultdict(list)
-        self._by_trigrams: dict[frozenset[tuple[str, str, str]], list[int]] = defaultdict(list)
+        self._by_trigrams: dict[frozenset[str], list[int]] = defaultdict(list)
         for position, entity in enumerate(self._candidates):
             for name in (entity.name, *entity.aliases, entity.id):
                 for word in _word_stems(name):
                     self._by_stem[word].append(position)
-                self._by_trigrams[_trigrams(name)].append(position)
+                self._by_trigrams[frozenset(_features(name)[0])].append(position)
 
     def block(self, mention: str, thresholds: Thresholds = Thresholds()) -> list[Entity]:
         """Candidates, in their original order, that may not land below ``thresholds.lower``.
@@ -161,7 +203,7 @@ class CandidateIndex:
         ``match_against`` over this list gives the same matches, and the same decisions
         except for the "below" ones of the candidates left out.
         """
-        trigrams = _trigrams(mention)
+        trigrams = frozenset(_features(mention)[0])
         if thresholds.lower < 0.5 or len(trigrams) >= _MAX_EXACT_BLOCK_TRIGRAMS:
             return list(self._candidates)
         positions: set[int] = set(self._by_trigrams.get(trigrams, ()))

@@ -141,8 +141,11 @@ def test_resolution_is_unchanged_with_kept_entity_scores(corpus_store, monkeypat
 
 
 def _reference_similarity(a: str, b: str) -> float:
-    """The formula as first written (sliced trigrams, three set operations)."""
-    from groundgate.knowledge.resolution import _word_stems
+    """The formula as first written (whole-name trigrams and stems, three set operations)."""
+    from groundgate.knowledge.text import content_terms, stem
+
+    def _word_stems(text: str) -> frozenset[str]:
+        return frozenset(stem(t) for t in content_terms(text))
 
     def trigrams(text: str) -> frozenset[str]:
         padded = f"  {' '.join(text.lower().split())} "
@@ -161,6 +164,16 @@ def test_similarity_keeps_its_values():
     for a in names:
         for b in names:
             assert similarity(a, b) == _reference_similarity(a, b), (a, b)
+
+
+def test_similarity_from_word_features_equals_whole_name_features():
+    # Names are scored from their words' memoised features; odd spacing, punctuation,
+    # case folding that changes length and ids must not move a score.
+    rng = random.Random(11)
+    alphabet = "abcdeXYZ019 -._:,'\t\u00a0\u0130\u00df\u03a3\u03c2\u00e9"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24))) for _ in range(400)]
+    for a, b in zip(texts, texts[1:] + texts[:1], strict=True):
+        assert similarity(a, b) == _reference_similarity(a, b), (a, b)
 
 
 def test_sparse_rowids_rank_like_dense_ones():

@@ -28,6 +28,7 @@ from groundgate.knowledge.model import (
     ResolutionDecision,
     TraversalPath,
     Validity,
+    trusted,
 )
 from groundgate.knowledge.port import MAX_HOPS, MAX_TOP_K, IngestBatch, WriteReport
 from groundgate.knowledge.records import content_hash
@@ -958,15 +959,24 @@ def _document(row: sqlite3.Row) -> Document:
     )
 
 
+_raw_decode = json.JSONDecoder().raw_decode
+
+
+def _json(text: str) -> Any:
+    """A JSON value the store wrote (``json.dumps``: nothing around it), parsed."""
+    value, end = _raw_decode(text)  # a third of json.loads's cost, which strips first
+    return value if end == len(text) else json.loads(text)
+
+
 def _entity(row: sqlite3.Row) -> Entity:
     # Rows were validated on their way in; resolve builds twenty of these a call, and
-    # validating them again was a tenth of its time at 100k chunks.
-    return Entity.model_construct(
-        id=row["id"], kind=row["kind"], name=row["name"], aliases=tuple(json.loads(row["aliases"])),
-        owner=row["owner"], description=row["description"],
-        source_ids=tuple(json.loads(row["source_ids"])), attributes=json.loads(row["attributes"]),
-        origin=row["origin"],
-    )
+    # building them was a fifth of its time at 100k chunks.
+    return trusted(Entity, {
+        "id": row["id"], "kind": row["kind"], "name": row["name"],
+        "aliases": tuple(_json(row["aliases"])), "owner": row["owner"],
+        "description": row["description"], "source_ids": tuple(_json(row["source_ids"])),
+        "attributes": _json(row["attributes"]), "origin": row["origin"],
+    })
 
 
 def _relationship(row: sqlite3.Row) -> Relationship:
