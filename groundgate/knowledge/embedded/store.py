@@ -380,31 +380,23 @@ class SQLiteStore:
                 return []
             if len(head) < fetch or head[-1][1] < head[top_k - 1][1]:
                 # The winners are the rows scoring above the top_k-th score and, of those
-                # tied with it, the smallest ids; only those rows are read in full.
+                # tied with it, the smallest ids: those rows are read in full, in one query.
                 cut = head[min(top_k, len(head)) - 1][1]
                 chosen = [rowid for rowid, score in head if score > cut]
                 tied = [rowid for rowid, score in head if score == cut]
-                if len(chosen) + len(tied) > top_k:
-                    ids: dict[int, str] = {
-                        r["rowid"]: r["id"]
-                        for r in self._rows(
-                            "SELECT rowid, id FROM entities "
-                            f"WHERE rowid IN ({','.join('?' * len(tied))})",
-                            tied,
-                        )
-                    }
-                    tied = sorted(tied, key=ids.__getitem__) if len(ids) == len(tied) else []
-                chosen += tied[: top_k - len(chosen)]
+                wanted = chosen + tied
                 by_rowid = {
                     r["rowid"]: r
                     for r in self._rows(
-                        f"SELECT * FROM entities WHERE rowid IN ({','.join('?' * len(chosen))})",
-                        chosen,
+                        f"SELECT * FROM entities WHERE rowid IN ({','.join('?' * len(wanted))})",
+                        wanted,
                     )
                 }
-                if len(by_rowid) == len(chosen) == min(top_k, len(head)):
+                if len(by_rowid) == len(wanted):
+                    tied.sort(key=lambda rowid: by_rowid[rowid]["id"])
+                    kept = set(chosen + tied[: top_k - len(chosen)])
                     return sorted(
-                        ((by_rowid[rowid], score) for rowid, score in head if rowid in by_rowid),
+                        ((by_rowid[rowid], score) for rowid, score in head if rowid in kept),
                         key=lambda pair: (-pair[1], pair[0]["id"]),
                     )
         kind_sql = f" AND e.kind IN ({','.join('?' * len(kinds))})" if kinds else ""
