@@ -59,8 +59,8 @@ _Features = tuple[tuple[str, ...], tuple[str, ...]]
 def _word_features(word: str) -> tuple[tuple[str, ...], tuple[str, ...], str, str]:
     """Trigrams of `` word `` (lowercased), its stemmed content terms, first and last char."""
     padded = f" {word.lower()} "
-    trigrams = tuple(dict.fromkeys([padded[i : i + 3] for i in range(len(padded) - 2)]))
-    stems = tuple(dict.fromkeys(stem(t) for t in content_terms(word)))
+    trigrams = tuple(set([padded[i : i + 3] for i in range(len(padded) - 2)]))
+    stems = tuple(set(map(stem, content_terms(word))))
     return trigrams, stems, padded[1], padded[-2]
 
 
