@@ -60,6 +60,9 @@ def _break(corpus, relpath, old, new):
         ("knowledge/rules.yaml", "    kind: requirement\n    name: Loan period",
          "    kind: [requirement\n    name: Loan period", 4, "bad YAML"),
         ("docs/fees-notice.md", "published_at: 2025-02-01", "published_at: 1st Feb 2025", 5, "bad date"),
+        # shaped like a date, so YAML itself tries (and fails) to read it as one
+        ("docs/fees-notice.md", "published_at: 2025-02-01", "published_at: 2025-02-30", 5, "bad date"),
+        ("knowledge/rules.yaml", "valid_from: 2024-01-01", "valid_from: 2024-13-01", 30, "bad date"),
         ("knowledge/rules.yaml", "type: depends_on", "type: loves", 41, "unknown relationship type"),
         ("knowledge/rules.yaml", "target: concept:ebook-loans", "target: concept:missing", 46, "unknown id"),
         ("docs/fees-faq.md", "id: LIB-004", "id: LIB-003", 2, "duplicate document id"),

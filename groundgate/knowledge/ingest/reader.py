@@ -66,15 +66,26 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[
     return mapping
 
 
+def _construct_timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    # YAML reads anything shaped like 2026-13-45 as a date and raises a bare ValueError on
+    # an impossible one; kept as text, it reaches the field's own check, which names the
+    # file, the line and the field.
+    try:
+        return loader.construct_yaml_timestamp(node)
+    except ValueError:
+        return loader.construct_scalar(node)
+
+
 for _loader in (_LineLoader, _FastLineLoader):
     _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 
 
 def _load_yaml(text: str, path: Path, line_offset: int = 0) -> Any:
     if _CSafeLoader is not None and not yaml.reader.Reader.NON_PRINTABLE.search(text):
         try:
             return yaml.load(text, Loader=_FastLineLoader)  # noqa: S506 - a SafeLoader subclass
-        except yaml.YAMLError:
+        except (yaml.YAMLError, ValueError, TypeError):
             pass  # parse again below, so errors read exactly as the pure-Python loader's
     try:
         return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
@@ -82,7 +93,7 @@ def _load_yaml(text: str, path: Path, line_offset: int = 0) -> Any:
         mark = exc.problem_mark or exc.context_mark
         line = (mark.line + 1 + line_offset) if mark else None
         raise CorpusError(path, line, f"bad YAML: {exc.problem or exc}") from exc
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, ValueError, TypeError) as exc:  # a constructor's own error
         raise CorpusError(path, None, f"bad YAML: {exc}") from exc
 
 
