@@ -88,6 +88,19 @@ def test_a_broken_file_names_file_and_line_and_writes_nothing(
     assert store.get_document("NEW-1") is None
 
 
+def test_same_named_files_without_ids_are_named_by_their_path(memory_store, tmp_path):
+    (tmp_path / "2024").mkdir()
+    (tmp_path / "2025").mkdir()
+    (tmp_path / "2024" / "summary.md").write_text("# Summary\n\nThe fee was two euros.\n")
+    (tmp_path / "2025" / "summary.md").write_text("# Summary\n\nThe fee is three euros.\n")
+    (tmp_path / "readme.txt").write_text("Top-level notes.\n")
+    ingest(memory_store, tmp_path, now=T0)
+    assert memory_store.get_document("2024/summary").body.strip() == "# Summary\n\nThe fee was two euros."
+    assert memory_store.get_document("2025/summary") is not None
+    assert memory_store.get_document("readme") is not None  # a name no other file has
+    assert memory_store.search_evidence("three euros")[0].doc_id == "2025/summary"
+
+
 def test_a_folder_with_nothing_to_read_is_an_error(memory_store, tmp_path):
     with pytest.raises(CorpusError, match="no .md"):
         ingest(memory_store, tmp_path)

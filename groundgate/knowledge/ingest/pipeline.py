@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -146,8 +147,9 @@ def _build_batch(
 
     documents: dict[str, Document] = {}
     origins: dict[str, Path] = {}
+    file_names = Counter(path.stem for path in doc_paths)
     for index, path in enumerate(doc_paths, start=1):
-        doc = read_document(path, root)
+        doc = read_document(path, root, shared_name=file_names[path.stem] > 1)
         if doc.id in documents:
             raise CorpusError(
                 path, line_of_key(path, "id"), f"duplicate document id {doc.id!r} (also in {origins[doc.id]})"

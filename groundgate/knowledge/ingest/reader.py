@@ -153,8 +153,20 @@ def _word_key_lines(front: str) -> dict[str, int]:
     return lines
 
 
-def read_document(path: Path, root: Path) -> Document:
-    """Parse one Markdown or text file, with optional YAML front matter."""
+def _path_id(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).with_suffix("").as_posix()
+    except ValueError:  # not under root (a single file given directly)
+        return path.stem
+
+
+def read_document(path: Path, root: Path, *, shared_name: bool = False) -> Document:
+    """Parse one Markdown or text file, with optional YAML front matter.
+
+    Without an ``id``, the file name without its extension names the document; when
+    another file of the corpus has the same name (``shared_name``), its path under
+    ``root`` does (``2024/summary``, ``2025/summary``), so the two stay apart.
+    """
     try:
         raw = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
@@ -182,7 +194,8 @@ def read_document(path: Path, root: Path) -> Document:
         return key_lines.get(key, 0) + 1
 
     heading = _HEADING.search(body)
-    doc_id = str(front.get("id") or path.stem).strip()
+    fallback = _path_id(path, root) if shared_name else path.stem
+    doc_id = str(front.get("id") or fallback).strip()
     if not doc_id:
         raise CorpusError(path, line_of("id"), "empty 'id'")
     title = str(front.get("title") or (heading.group(1) if heading else path.stem))
