@@ -17,7 +17,7 @@ from typing import Literal
 
 from groundgate.knowledge.model import Entity, EntityMatch, ResolutionDecision, trusted
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, stem
+from groundgate.knowledge.text import content_terms, fold, stem
 
 __all__ = [
     "Adjudicator",
@@ -68,12 +68,14 @@ def _word_features(word: str) -> tuple[tuple[str, ...], tuple[str, ...], str, st
 def _features(text: str) -> _Features:
     """(trigrams, word stems) of ``text``, as if computed on the whole padded name.
 
+    Accents are folded first: "Anja Muller" and "Anja Müller" are the same name.
+
     The trigrams of ``"  " + " ".join(words) + " "`` are those of each `` word `` plus
     the ones that cross a space: the opening ``"  " + first char`` and, between two
     words, ``last char + " " + first char``. Tokens never span whitespace, so the stems
     of the name are the union of its words' stems.
     """
-    words = [_word_features(w) for w in text.split()]
+    words = [_word_features(w) for w in fold(text).split()]
     if not words:
         return ("   ",), ()
     crossing = ["  " + words[0][2]]
@@ -100,7 +102,10 @@ def _scorer(mention: str) -> Callable[[str], float]:
 
 
 def similarity(a: str, b: str) -> float:
-    """Blend of character-trigram and stemmed-word Jaccard similarity (0..1)."""
+    """Blend of character-trigram and stemmed-word Jaccard similarity (0..1).
+
+    Case, spacing and accents are ignored.
+    """
     return _scorer(a)(b)
 
 

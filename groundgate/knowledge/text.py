@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 __all__ = [
     "STOPWORDS",
     "content_terms",
     "coverage",
+    "fold",
+    "key_parts",
     "normalise",
     "stem",
     "stems",
@@ -31,7 +34,26 @@ STOPWORDS = frozenset(
 """English function words dropped from keyword queries (negations are kept by callers
 that need them, e.g. the contradiction detector)."""
 
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-\.]*[A-Za-z0-9]|[A-Za-z0-9]")
+# Letters and digits of any script ("Zürich", "Kraków" are one word each); for ASCII text,
+# the same tokens as [A-Za-z0-9][A-Za-z0-9_.-]*[A-Za-z0-9].
+_TOKEN = re.compile(r"[^\W_](?:[\w\-.]*[^\W_])?")
+_PART = re.compile(r"[^\W_]+")
+
+
+def fold(text: str) -> str:
+    """``text`` without accents (``Zürich`` -> ``Zurich``), as FTS5 folds what it indexes.
+
+    Comparison keys are made from folded text, so a question spelt without accents meets
+    a source spelt with them. Letters without a decomposition (``ø``, ``ß``) stay.
+    """
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def key_parts(text: str) -> list[str]:
+    """The lowercased, accent-folded alphanumeric parts of ``text`` (ids split on hyphens)."""
+    return _PART.findall(fold(text).lower())
 
 
 def normalise(text: str) -> str:
@@ -40,7 +62,10 @@ def normalise(text: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    """Lowercased word tokens; hyphenated ids like ``CLM-1108`` stay whole."""
+    """Lowercased word tokens; hyphenated ids like ``CLM-1108`` stay whole.
+
+    Accents are kept: FTS5 folds them itself, and a token is shown back to users.
+    """
     return [t.lower().strip(".") for t in _TOKEN.findall(text)]
 
 
@@ -71,12 +96,12 @@ def stem(word: str) -> str:
 
 def stems(text: str) -> set[str]:
     """Stemmed alphanumeric parts of ``text`` (ids split on hyphens)."""
-    return {stem(part) for part in re.findall(r"[a-z0-9]+", text.lower())}
+    return {stem(part) for part in key_parts(text)}
 
 
 def term_covered(term: str, text_stems: set[str]) -> bool:
     """Whether every alphanumeric part of ``term`` occurs (stemmed) in ``text_stems``."""
-    parts = [stem(p) for p in re.findall(r"[a-z0-9]+", term.lower())]
+    parts = [stem(p) for p in key_parts(term)]
     return bool(parts) and all(p in text_stems for p in parts)
 
 

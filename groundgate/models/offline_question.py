@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
-from groundgate.knowledge.text import STOPWORDS, content_terms
+from groundgate.knowledge.text import STOPWORDS, content_terms, key_parts
 from groundgate.models.offline_text import (
     IDENTIFIER,
     capitalised_names,
@@ -115,7 +115,7 @@ class Question:
         return tuple(
             t for t in self.focus
             if t not in TYPE_WORDS and t not in _QUALIFIERS and term_key(t) not in mention_keys
-            and not any(term_key(p) in mention_keys for p in re.findall(r"[a-z0-9]+", t))
+            and not any(term_key(p) in mention_keys for p in key_parts(t))
         )
 
 
@@ -182,7 +182,7 @@ def asked_kind(text: str) -> str:
             return kind
     if _YESNO.match(lowered):
         return "yesno"
-    words = re.findall(r"[a-z0-9][a-z0-9\-']*", lowered)
+    words = re.findall(r"[^\W_][\w\-']*", lowered)
     if len(words) >= 3 and words[0] in ("which", "what") and words[1] not in STOPWORDS:
         if not _is_verb_like(words[1], words[2]):
             return "entity"
@@ -203,7 +203,7 @@ def _is_verb_like(word: str, following: str) -> bool:
 def head_noun(text: str) -> tuple[str, ...]:
     """The noun a ``which/what N ...`` or ``X's N`` question asks about, as a comparison key."""
     lowered = _LEADING_PREPOSITION.sub("", text.lower())
-    cased = re.findall(r"[A-Za-z0-9][A-Za-z0-9\-']*", text[len(text) - len(lowered):])
+    cased = re.findall(r"[^\W_][\w\-']*", text[len(text) - len(lowered):])
     words = [w.lower() for w in cased]
     if (
         len(words) >= 3 and words[0] in ("which", "what") and words[1] not in STOPWORDS

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from groundgate.knowledge.ingest.extract import sentences
-from groundgate.knowledge.text import STOPWORDS
+from groundgate.knowledge.text import STOPWORDS, fold
 from groundgate.models.offline_evidence import Sentence
 from groundgate.models.offline_plan import effective_date, is_specific
 from groundgate.models.offline_question import Question, clauses
@@ -105,6 +105,11 @@ class Scoring:
     on_topic: frozenset[str] = frozenset()
 
 
+def _low(text: str) -> str:
+    """Lowercased and without accents: names compare as "Muller" = "Müller"."""
+    return fold(text).lower()
+
+
 def term_in(term: str, keys: frozenset[str] | set[str]) -> bool:
     """Whether every part of ``term`` (``trace-and-access``) is among ``keys``."""
     parts = norm_stems(term)
@@ -127,13 +132,13 @@ def typed(q: Question, text: str) -> bool:
         kinds = {"duration": ("duration", "date")}.get(q.asks, (q.asks,))
         return any(has_value(text, k) for k in kinds)
     if q.asks in ("name", "entity"):
-        question = q.text.lower()
+        question = _low(q.text)
         parts = sentences(text) or [""]
         own = parts[-1]  # the sentence itself, not its lead ...
         names = capitalised_names(own, skip_initial=True)
         if len(parts) > 1 and re.match(r"(He|She|They)\b", own):
             names.append(opening_name(parts[-2]))  # ... unless "She" is the lead's subject
-        if any(n and n.lower() not in question and n not in _CURRENCY_CODES for n in names):
+        if any(n and _low(n) not in question and n not in _CURRENCY_CODES for n in names):
             return True
         # "what excess does it show?": an amount answers it when it is an amount of that noun
         named = bool(q.head) and q.head[0] in norm_stems(own)
@@ -159,11 +164,11 @@ def _anchor_docs(t: Transcript) -> frozenset[str]:
 
 def _bridges(q: Question, pool: list[Sentence]) -> frozenset[str]:
     """Names in sentences that mention the question's subject, not in the question."""
-    mentions = [m.lower() for m in q.mentions]
-    question = q.text.lower()
+    mentions = [_low(m) for m in q.mentions]
+    question = _low(q.text)
     return frozenset(
-        n for s in pool if any(m in s.rendered.lower() for m in mentions)
-        for n in capitalised_names(s.rendered) if n.lower() not in question
+        n for s in pool if any(m in _low(s.rendered) for m in mentions)
+        for n in capitalised_names(s.rendered) if _low(n) not in question
     )
 
 
@@ -193,9 +198,9 @@ def _distinctive(names: list[str], pool: list[Sentence]) -> tuple[str, ...]:
     limit = max(2, 0.4 * len(documents))
     kept = []
     for name in dict.fromkeys(names):
-        lowered = name.lower()
+        lowered = _low(name)
         holders = {s.sources[0] for s in pool
-                   if s.sources and lowered in f"{s.rendered} {s.title}".lower()}
+                   if s.sources and lowered in _low(f"{s.rendered} {s.title}")}
         if len(holders) <= limit:
             kept.append(name)
     return tuple(kept)
@@ -306,12 +311,12 @@ def _anchored(q: Question, sentence: Sentence, env: Scoring) -> bool:
     """
     if env.anchor_docs & set(sentence.sources):
         return True
-    own = sentence.rendered.lower()
-    titled = f"{own} {sentence.title.lower()}"
-    if any(n.lower() in titled for n in env.anchor_names):
+    own = _low(sentence.rendered)
+    titled = f"{own} {_low(sentence.title)}"
+    if any(_low(n) in titled for n in env.anchor_names):
         return True
     return q.relative and any(
-        b.lower() in own for b in env.on_topic if " " in b or IDENTIFIER.fullmatch(b)
+        _low(b) in own for b in env.on_topic if " " in b or IDENTIFIER.fullmatch(b)
     )
 
 
@@ -337,7 +342,7 @@ def _score_one(q: Question, sentence: Sentence, env: Scoring) -> Scored:
     bonus -= 0.1 * (len(sentence.text) > 300)
     subject = opening_name(sentence.rendered)
     elsewhere = bool(q.mentions and subject in env.proper_nouns
-                     and subject.lower() not in q.text.lower())
+                     and _low(subject) not in _low(q.text))
     return Scored(sentence, _credit(env, sentence), round(bonus, 6), anchored,
                   _is_label(q, sentence.text), elsewhere)
 

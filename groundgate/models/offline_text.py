@@ -11,7 +11,7 @@ from datetime import date
 from functools import lru_cache
 
 from groundgate.knowledge.ingest.extract import IDENTIFIER
-from groundgate.knowledge.text import STOPWORDS, stem
+from groundgate.knowledge.text import STOPWORDS, key_parts, stem
 
 __all__ = [
     "IDENTIFIER",
@@ -115,7 +115,7 @@ def term_key(word: str) -> str:
 @lru_cache(maxsize=1 << 15)
 def norm_stems(text: str) -> frozenset[str]:
     """Comparison keys of every alphanumeric part of ``text`` (ids split on hyphens)."""
-    return frozenset(term_key(part) for part in re.findall(r"[a-z0-9]+", text.lower()))
+    return frozenset(term_key(part) for part in key_parts(text))
 
 
 def _safe_date(year: int, month: int, day: int) -> date | None:
@@ -175,7 +175,7 @@ def has_value(text: str, kind: str) -> bool:
 
 
 _NAME_CONNECTORS = {"of", "the", "de", "da", "di", "van", "von", "der", "del", "la", "le", "and", "&"}
-_NAME_WORD = re.compile(r"[A-Z][\w'’\-]*")
+_NAME_WORD = re.compile(r"[^\W\d_][\w'’\-]*")  # and upper case first (any script)
 _NOT_NAMES = {m.capitalize() for m in MONTHS} | {
     "I", "A", "An", "The", "This", "That", "These", "Those", "It", "Its", "He", "She", "They",
     "We", "You", "His", "Her", "Their", "Our", "Your", "If", "In", "On", "At", "For", "From",
@@ -210,7 +210,7 @@ def capitalised_names(text: str, *, skip_initial: bool = False) -> list[str]:
 
     run_initial = [False]
     for word in words:
-        is_name = (bool(_NAME_WORD.fullmatch(word)) and word not in _NOT_NAMES
+        is_name = (word[0].isupper() and bool(_NAME_WORD.fullmatch(word)) and word not in _NOT_NAMES
                    and word.lower() not in STOPWORDS)
         if is_name:
             if not run:

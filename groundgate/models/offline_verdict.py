@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from groundgate.knowledge.text import key_parts
 from groundgate.models.offline_question import Question, clauses
 from groundgate.models.offline_score import (
     VALUE_KINDS,
@@ -103,4 +104,4 @@ def insufficiency(q: Question, chosen: list[Scored], scored: list[Scored],
 
 def _keyed_text(text: str) -> str:
     """The text with every word replaced by its comparison key (for negation patterns)."""
-    return " ".join(term_key(w) for w in re.findall(r"[A-Za-z0-9]+", text))
+    return " ".join(term_key(w) for w in key_parts(text))

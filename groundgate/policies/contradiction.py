@@ -19,14 +19,13 @@ answered from the same passage without taking a side, so that route is for verdi
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from groundgate.answer.model import ContestedPoint, StatedPosition
 from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, coverage, stem
+from groundgate.knowledge.text import content_terms, coverage, key_parts, stem
 
 __all__ = [
     "ContradictionVerdict",
@@ -99,7 +98,7 @@ def _bears(entry: Contradiction, question: str, threshold: float) -> bool:
 
 
 def _words(text: str) -> str:
-    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
+    return " " + " ".join(key_parts(text)) + " "
 
 
 def _states_the_point(entry: Contradiction, passage: str, names: Sequence[str]) -> bool:

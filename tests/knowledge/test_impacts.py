@@ -141,14 +141,14 @@ def test_resolution_is_unchanged_with_kept_entity_scores(corpus_store, monkeypat
 
 
 def _reference_similarity(a: str, b: str) -> float:
-    """The formula as first written (whole-name trigrams and stems, three set operations)."""
-    from groundgate.knowledge.text import content_terms, stem
+    """The formula on whole names (trigrams and stems, three set operations), accents folded."""
+    from groundgate.knowledge.text import content_terms, fold, stem
 
     def _word_stems(text: str) -> frozenset[str]:
-        return frozenset(stem(t) for t in content_terms(text))
+        return frozenset(stem(t) for t in content_terms(fold(text)))
 
     def trigrams(text: str) -> frozenset[str]:
-        padded = f"  {' '.join(text.lower().split())} "
+        padded = f"  {' '.join(fold(text).lower().split())} "
         return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
 
     ta, tb = trigrams(a), trigrams(b)
