@@ -21,6 +21,7 @@ from groundgate.models.offline_question import Question, clauses
 from groundgate.models.offline_temporal import window_of
 from groundgate.models.offline_text import (
     IDENTIFIER,
+    MONTH_ALT,
     capitalised_names,
     find_dates,
     find_years,
@@ -222,9 +223,15 @@ def opening_name(text: str) -> str:
     return opening.group(0)
 
 
-_SPAN = re.compile(r"\b(\d{4})\s*(?:[-–]|to|until|and)\s*(\d{4})\b")
-_SINCE = re.compile(r"\b(?:since|from)\s+(\d{4})\b(?!\s*(?:[-–]|to|until|and)\s*\d{4})")
-_UNTIL = re.compile(r"(?<!\d{4} )\b(?:until|till|up to)\s+(\d{4})\b")
+# A year may come with its day and month: "from 1999 until June 2008", "to 4 May 2012".
+_ON = rf"(?:(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?(?:{MONTH_ALT})\.?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?)?"
+_TO = r"(?:[-–]|to|until|till|through|and)"
+_SPAN = re.compile(rf"\b(\d{{4}})\s*{_TO}\s*{_ON}(\d{{4}})\b")
+_SINCE = re.compile(rf"\b(?:since|from)\s+{_ON}(\d{{4}})\b(?!\s*{_TO}\s*{_ON}\d{{4}})")
+# "until 2011", "until June 2011", "until his retirement in 2016"
+_UNTIL = re.compile(
+    rf"(?<!\d{{4}} )\b(?:until|till|up to)\s+(?:(?:his|her|their|its)\s+\w+\s+in\s+)?{_ON}(\d{{4}})\b"
+)
 
 
 def span_fit(year: int, text: str) -> int:

@@ -16,6 +16,7 @@ from groundgate.knowledge.text import STOPWORDS, key_parts, stem
 __all__ = [
     "IDENTIFIER",
     "MONTHS",
+    "MONTH_ALT",
     "capitalised_names",
     "find_dates",
     "find_years",
@@ -28,11 +29,11 @@ __all__ = [
 MONTHS = (
     "january february march april may june july august september october november december"
 ).split()
-_MONTH_ALT = "|".join([m.capitalize() for m in MONTHS] + [m[:3].capitalize() for m in MONTHS])
+MONTH_ALT = "|".join([m.capitalize() for m in MONTHS] + [m[:3].capitalize() for m in MONTHS])
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_DMY = re.compile(rf"\b(\d{{1,2}}) ({_MONTH_ALT})\.?,? (\d{{4}})\b")
-_MDY = re.compile(rf"\b({_MONTH_ALT})\.? (\d{{1,2}}),? (\d{{4}})\b")
-_MY = re.compile(rf"\b({_MONTH_ALT}) (\d{{4}})\b")
+_DMY = re.compile(rf"\b(\d{{1,2}}) ({MONTH_ALT})\.?,? (\d{{4}})\b")
+_MDY = re.compile(rf"\b({MONTH_ALT})\.? (\d{{1,2}}),? (\d{{4}})\b")
+_MY = re.compile(rf"\b({MONTH_ALT}) (\d{{4}})\b")
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 
 _NUMBER_WORDS = (

@@ -492,3 +492,15 @@ def test_spans_of_years_fit_the_years_inside_them():
     assert span_fit(2020, "she directed it until 2011") == -1
     assert span_fit(2005, "she directed it until 2011") == 1
     assert span_fit(2020, "born in 1952") == 0
+
+
+def test_spans_of_years_may_name_days_and_months():
+    from groundgate.models.offline_score import span_fit
+
+    # a closed span, not "since 1999"
+    assert span_fit(2015, "head coach from 1999 until June 2008, when he left") == -1
+    assert span_fit(2004, "head coach from 1999 until June 2008, when he left") == 1
+    assert span_fit(2003, "from March 2001 to 4 September 2004") == 1
+    assert span_fit(2010, "in office until 31 May 2011") == 1
+    assert span_fit(2015, "remained in charge until his retirement in 2016") == 1
+    assert span_fit(2017, "remained in charge until his retirement in 2016") == -1
