@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from groundgate.knowledge.events import event_kinds
 from groundgate.models.offline_evidence import collect
 from groundgate.models.offline_plan import event_anchor
 from groundgate.models.offline_question import Question
@@ -54,9 +55,12 @@ def _disagreement(q: Question, chosen: list[Scored], scored: list[Scored],
     kind = q.asks
     values = values_of(first.sentence.rendered, kind)
     subject = first.covered & set(q.predicate)
+    events = event_kinds(q.text)  # "founded in 1871" answers "when founded"; "born 1839" does not
     for item in ranked(scored, q, weights)[:15]:
         other = values_of(item.sentence.rendered, kind)
         shared = len(item.covered & subject) / len(subject) if subject else 0.0
+        if events and not events & event_kinds(item.sentence.text):
+            continue
         if (item in chosen or item.sentence.tool == "timeline" or not other or other & values
                 or not typed(q, item.sentence.rendered)
                 or set(item.sentence.sources) & set(first.sentence.sources)

@@ -8,18 +8,24 @@ Two statements disagree when all of these hold:
 - They come from different documents, neither superseding the other, with overlapping
   validity windows (rules in force at different times are a change).
 - They give different values of the unit the question asks for: a date or year, an
-  amount, a percentage, a duration, a plain count (how many), or, for a who-question not
-  pinned to a time, the people and bodies named. A value the question itself states
-  ("the 2024 review") is part of its subject, not an answer.
-- Each is about the question's subject: every identifier it names (CLM-1108), and half
-  its words, counting the passage's title and heading. When the subject is longer than
-  two words, the two share a phrase of it ("zone map" in "the storm zone map", not in
-  "the map of zone H3", for "the H3 zone map update").
+  amount, a percentage, a duration, a length, a plain count (how many), or, for a
+  who-question not pinned to a time, the people and bodies named (for who made or
+  founded something, only the maker: "built by ...", "the work of ..."). A value the
+  question itself states ("the 2024 review") is part of its subject, not an answer.
+- Each is about the question's subject: every identifier it names (CLM-1108), half the
+  words of every name it gives ("Gullrun" for "MV Gullrun"), and half its words,
+  counting the passage's title and heading, and its first sentence when the statement
+  refers back to it ("She set up her own company in 1905" in an article whose first
+  sentence calls her the company's founder). When the subject is longer than two words,
+  the two share a phrase of it ("zone map" in "the storm zone map", not in "the map of
+  zone H3", for "the H3 zone map update") or a name the question gives.
 - They state the same fact. When the question names a kind of event, both speak of it:
   "took effect on 1 February" and "went live on 15 February" do, "was published on 10
   February" does not (see ``knowledge/events.py``). When it names none, each sentence by
-  itself holds half the question's subject words. Sentences naming people must both use
-  the question's relation word ("owns", "owned", "owner") and name its subject themselves.
+  itself (a length, count or party: with the first sentence its pronoun points to)
+  holds half the question's subject words, and both speak of the same kinds of event
+  (a length is no event: "launched in 1974" beside it is incidental). Sentences naming
+  people must both use the question's relation word ("owns", "owned", "owner").
 - The register does not already hold it: a statement restating a register position, open
   or resolved, is the register's business.
 """
@@ -55,7 +61,15 @@ _ASKS = {
     "much": ("money", "percent"),
     "amount": ("money",),
     "cost": ("money",),
-    "long": ("years", "months", "weeks", "days", "hours"),
+    "long": ("years", "months", "weeks", "days", "hours", "length"),
+    "tall": ("length",),
+    "high": ("length",),
+    "height": ("length",),
+    "length": ("length",),
+    "wide": ("length",),
+    "width": ("length",),
+    "deep": ("length",),
+    "depth": ("length",),
     "many": ("years", "months", "weeks", "days", "hours", "percent", "count"),
     "number": ("count",),
     "population": ("count",),
@@ -132,25 +146,47 @@ def _has_time(text: str) -> bool:
     return bool(re.search(r"\b(?:1[5-9]|20)\d\d\b", text))
 
 
-def _parties(doc_id: str, text: str, question: str, validity: Validity) -> list[ValueStatement]:
+_MAKING = frozenset(
+    "built build builds designed design designs made make makes created create creates constructed "
+    "erected painted wrote written writes composed composes founded established".split()
+)
+"""Relations that are one act, not a role held over time ("built", not "directs")."""
+
+
+_AGENT = re.compile(
+    r"\b(?:by|the work of)\s+(?:(?:the|an?|his|her|their|its|[a-z]+),?\s+){0,3}(?=[A-Z])"
+)
+"""What comes before a maker's name: "built by", "by his father,", "the work of the engineer"."""
+
+
+def _parties(
+    doc_id: str, text: str, question: str, validity: Validity, *, making: bool = False
+) -> list[ValueStatement]:
     """One statement per sentence naming people or bodies the question does not name.
 
     A name is a run of capitalised words ("Claims Technical Committee", "Dana Whitfield");
     a lone capitalised word opening the sentence is not one ("Decision owner: ...").
+    Sentences with a year are left out (a role at a time) unless the question asks who
+    did one thing (``making``): then the year is when ("built by Hedda Voss ... in 1867"),
+    and only the maker counts, named after "by" or "the work of" (not the place, "founded
+    in Port Ellery by Anders Velde").
     """
     asked = {w.lower() for w in re.findall(r"[\w&'.-]+", question)}
     out = []
     for sentence in sentences(text):
-        if _has_time(sentence):
+        if _has_time(sentence) and not making:
             continue  # "Lena Voss, since 2019": a role at a time, not a standing fact
+        agents = {m.end() for m in _AGENT.finditer(sentence)} if making else set()
         names = set()
         for match in _NAME.finditer(sentence):
             words = match.group(0).split()
             if match.start() == 0 and len(words) == 1:
                 continue
+            if making and match.start() not in agents:
+                continue
             kept = [w for w in words if w.lower() not in asked and w.lower() not in _NOT_NAMES]
             if kept and not _CODE.match(" ".join(kept).lower()):
-                names.add(" ".join(words).lower())
+                names.add(" ".join(words).lower().rstrip("."))
         if names:
             out.append(ValueStatement(doc_id, sentence, "party", tuple(sorted(names)), frozenset(), validity))
     return out
@@ -186,16 +222,44 @@ def _counts(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]:
     return out
 
 
-def _statements(
-    envelopes: Iterable[dict[str, Any]], question: str = "", parties: bool = False, counts: bool = False
-) -> list[tuple[ValueStatement, str]]:
-    """Every value statement in the retrieved passages, with the passage's title and heading.
+_LENGTH = re.compile(
+    r"\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)[\s-]?(kilometres|kilometers|km|metres|meters|metre|meter|m"
+    r"|centimetres|centimeters|cm|feet|foot|ft|miles|mile|yards|yard|inches|inch)\b",
+    re.I,
+)
+_LENGTH_UNITS = {"kilometre": "km", "kilometer": "km", "metre": "m", "meter": "m", "centimetre": "cm",
+                 "centimeter": "cm", "feet": "ft", "foot": "ft", "mile": "mi", "yard": "yd",
+                 "inche": "in", "inch": "in"}
 
-    ``parties`` adds the people and bodies each sentence names (for a who-question),
-    ``counts`` the plain numbers (for a how-many question).
+
+def _lengths(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]:
+    """One statement per sentence stating lengths ("54 metres", "the 58-metre ferry")."""
+    out = []
+    for sentence in sentences(text):
+        values = set()
+        for match in _LENGTH.finditer(sentence):
+            unit = match.group(2).lower().rstrip("s")
+            unit = _LENGTH_UNITS.get(unit, unit)
+            values.add(f"{normal_value('length', match.group(1).replace(',', ''))} {unit}")
+        if values:
+            found = tuple(sorted(values))
+            out.append(ValueStatement(doc_id, sentence, "length", found, frozenset(), validity))
+    return out
+
+
+def _statements(
+    envelopes: Iterable[dict[str, Any]], question: str = "", parties: bool = False, counts: bool = False,
+    lengths: bool = False,
+) -> list[tuple[ValueStatement, str, str]]:
+    """Every value statement in the retrieved passages, with the passage's title and lead.
+
+    The lead is the passage's first sentence when the statement is not it: an article
+    names its subject there and then says "it" or "she" ("She established her own company
+    in 1871"). ``parties`` adds the people and bodies each sentence names (for a
+    who-question), ``counts`` the plain numbers (for a how-many question).
     """
     seen: set[tuple[str, str]] = set()
-    out: list[tuple[ValueStatement, str]] = []
+    out: list[tuple[ValueStatement, str, str]] = []
     for env in envelopes:
         if env.get("error") or env["tool"] not in ("search_evidence", "get_source"):
             continue
@@ -209,11 +273,15 @@ def _statements(
                 validity = Validity.model_validate(item.get("validity") or {})
                 # an email's header lines arrive run together; each field is its own statement
                 text = _FIELD.sub("\n", item.get("snippet", ""))
-                out.extend((s, context) for s in statements_in(sid, text, validity))
+                first = next(iter(sentences(text)), "")
+                found = statements_in(sid, text, validity)
                 if parties:
-                    out.extend((s, context) for s in _parties(sid, text, question, validity))
+                    found += _parties(sid, text, question, validity, making=_making(question))
                 if counts:
-                    out.extend((s, context) for s in _counts(sid, text, validity))
+                    found += _counts(sid, text, validity)
+                if lengths:
+                    found += _lengths(sid, text, validity)
+                out.extend((s, context, first if s.sentence != first else "") for s in found)
     return out
 
 
@@ -232,42 +300,73 @@ def _values(statement: ValueStatement, unit: str) -> set[str]:
     return values
 
 
+def _making(question: str) -> bool:
+    return next(iter(content_terms(question)), "") in _MAKING
+
+
 def _relates(relation: str, sentence: str) -> bool:
-    """Whether the sentence uses the question's relation word, in any form (owns, owned, owner)."""
+    """Whether the sentence uses the question's relation word, in any form (owns, owned, owner).
+
+    A thing made is also "the work of" its maker.
+    """
+    if relation in _MAKING and re.search(r"\bthe work of\b", sentence, re.I):
+        return True
     root = stem(relation)
     return len(root) >= 3 and any(
         stem(t).startswith(root) or (len(stem(t)) >= 3 and root.startswith(stem(t))) for t in tokens(sentence)
     )
 
 
+_REFERS_BACK = re.compile(
+    r"\b(?:it|its|she|her|he|his|they|their|this|the (?:company|firm|ship|city|town))\b", re.I
+)
+
+
+def _own_words(statement: ValueStatement, lead: str) -> str:
+    """The sentence, with the passage's lead when it refers back to it ("she measures ...").
+
+    Only for a measure (a length, a count) or a named party: a dated sentence in an
+    article ("She joined ... in 2001") is about its subject, not about every date asked.
+    """
+    if lead and statement.unit in ("length", "count", "party") and _REFERS_BACK.search(statement.sentence):
+        return f"{lead} {statement.sentence}"
+    return statement.sentence
+
+
 def _same_fact(
-    left: ValueStatement,
-    right: ValueStatement,
+    left_with_lead: tuple[ValueStatement, str],
+    right_with_lead: tuple[ValueStatement, str],
     asked: frozenset[str],
     relation: str | None,
     subject_terms: list[str],
 ) -> bool:
-    """Whether two statements are about the same fact.
+    """Whether two statements (each with its passage's lead) are about the same fact.
 
     They are when they speak of the kind of event the question asks about, or, when it
-    names none, of the same kinds of event, each sentence by itself covering half the
-    question's subject words (not only through its heading). Two sentences
-    naming people or bodies must also use the who-question's relation word ("owns").
+    names none, of the same kinds of event, each sentence by itself (or with the lead
+    its pronoun points to) covering half the question's subject words, not only through
+    its heading. Two sentences naming people or bodies must also use the who-question's
+    relation word ("owns").
     """
+    (left, left_lead), (right, right_lead) = left_with_lead, right_with_lead
     left_events, right_events = event_kinds(left.sentence), event_kinds(right.sentence)
     if left.unit == "party":
         return (
             relation is not None
             and _relates(relation, left.sentence)
             and _relates(relation, right.sentence)
-            and (not asked or bool(asked & left_events & right_events))
+            # one act ("built", "the work of"): the relation word is the event
+            and (not asked or bool(asked & left_events & right_events) or relation in _MAKING)
         )
     if asked:
         return bool(asked & left_events) and bool(asked & right_events)
-    if left_events != right_events:
-        return False
+    if left_events != right_events and left.unit != "length":
+        return False  # a ship's length is no event; "launched in 1974" beside it is incidental
     # no event to tie them: each sentence, by itself, must be about what the question asks
-    return all(coverage(subject_terms, s.sentence) >= QUESTION_FIT for s in (left, right))
+    return all(
+        coverage(subject_terms, _own_words(s, lead)) >= QUESTION_FIT
+        for s, lead in ((left, left_lead), (right, right_lead))
+    )
 
 
 def _named_values(question: str) -> set[str]:
@@ -281,6 +380,12 @@ def _mentions_subject(subject_terms: list[str], relation: str | None, sentence: 
     """Whether a sentence naming people speaks of the subject itself, not only by "it"."""
     sentence_stems = stems(sentence)
     return any(term_covered(t, sentence_stems) for t in subject_terms if t != relation)
+
+
+def _names_in(name: str, text_stems: set[str]) -> bool:
+    """Whether half the words of a name are in the text ("Gullrun" for "MV Gullrun")."""
+    words = [w for w in content_terms(name)]
+    return not words or 2 * sum(term_covered(w, text_stems) for w in words) >= len(words)
 
 
 def _topic(unit: str, values: set[str]) -> str:
@@ -297,29 +402,43 @@ def find_disagreements(
     subject_terms = [t for t in content_terms(question) if t not in EVENT_WORDS]
     units = _wanted_units(question)
     subject_pairs = _pairs(question)
+    # a proper name the question gives ("Gullrun" in "the ferry MV Gullrun") pins the subject
+    names = {stem(w.lower()) for w in re.findall(r"(?<=\s)[A-Z][a-z]{2,}\w*", question)
+             if w.lower() not in STOPWORDS and w.lower() not in EVENT_WORDS}
+    # and a statement about another one is not about the question ("Greta Morrow", not
+    # "Oskar Velde", when both joined Meridian Freight)
+    name_phrases = [
+        " ".join(words) for m in _NAME.finditer(question) if m.start() > 0
+        if (words := [w for w in m.group(0).split() if re.fullmatch(r"[A-Z][a-z]{2,}\w*", w)])
+    ]
     codes = _codes(question)
     relation = next(iter(content_terms(question)), None) if units == {"party"} else None
-    relevant: list[tuple[ValueStatement, set[str], set[tuple[str, str]]]] = []
+    relevant: list[tuple[ValueStatement, set[str], set[tuple[str, str]], str]] = []
     named = _named_values(question)
-    for found, context in _statements(
-        envelopes, question, parties=units == {"party"}, counts=units is not None and "count" in units
+    for found, title, lead in _statements(
+        envelopes, question, parties=units == {"party"}, counts=units is not None and "count" in units,
+        lengths=units is not None and "length" in units,
     ):
         if units is not None and found.unit not in units:
             continue
         # a value the question names is part of its subject ("the 2025 review"), not an answer
         statement = replace(found, values=tuple(v for v in found.values if v not in named))
+        context = f"{title}\n{lead}" if lead and _REFERS_BACK.search(statement.sentence) else title
         text = f"{context}\n{statement.sentence}"
         if not statement.values:
             continue
-        if statement.unit == "party" and not _mentions_subject(subject_terms, relation, statement.sentence):
+        if statement.unit == "party" and not _mentions_subject(
+            subject_terms, relation, _own_words(statement, lead)
+        ):
             continue
-        if coverage(subject_terms, text) >= QUESTION_FIT and codes <= _codes(text):
-            relevant.append((statement, stems(text), _pairs(context) | _pairs(statement.sentence)))
+        if (coverage(subject_terms, text) >= QUESTION_FIT and codes <= _codes(text)
+                and all(_names_in(n, stems(text)) for n in name_phrases)):
+            relevant.append((statement, stems(text), _pairs(context) | _pairs(statement.sentence), lead))
     entries = store.contradictions(status=None)
     recorded = [content_terms(p.statement) for entry in entries for p in entry.positions]
     points: dict[tuple[str, ...], ContestedPoint] = {}
-    for i, (left, left_stems, left_pairs) in enumerate(relevant):
-        for right, right_stems, right_pairs in relevant[i + 1 :]:
+    for i, (left, left_stems, left_pairs, left_lead) in enumerate(relevant):
+        for right, right_stems, right_pairs, right_lead in relevant[i + 1 :]:
             if left.doc_id == right.doc_id or not left.validity.overlaps(right.validity):
                 continue  # one document, or rules in force at different times: a change
             unit = _common_unit(left.unit, right.unit)
@@ -331,9 +450,10 @@ def find_disagreements(
             shared = [t for t in subject_terms if term_covered(t, left_stems & right_stems)]
             if len(shared) < min(2, len(subject_terms)):
                 continue
-            if not _same_fact(left, right, asked_events, relation, subject_terms):
+            if not _same_fact((left, left_lead), (right, right_lead), asked_events, relation, subject_terms):
                 continue
-            if len(subject_terms) > 2 and not subject_pairs & left_pairs & right_pairs:
+            if (len(subject_terms) > 2 and not subject_pairs & left_pairs & right_pairs
+                    and not names & left_stems & right_stems):
                 continue  # they name different things that share the question's words
             if _versions(store, left.doc_id, right.doc_id):
                 continue

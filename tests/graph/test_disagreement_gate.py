@@ -409,3 +409,119 @@ def test_event_kinds_read_paraphrases_alike():
     assert event_kinds("It took effect on 3 March") == event_kinds("It went live on 17 March") == {"start"}
     assert event_kinds("Sam to publish the timetable by 20 May") == {"publication"}
     assert event_kinds("The fee is EUR 40") == frozenset()
+
+
+# Short articles without front matter, in the shape of public question sets: the subject is
+# named in the first sentence and then called "it" or "she".
+ARTICLES = {
+    "harwick-ferry-company.md": """\
+        # Harwick Ferry Company
+
+        The Harwick Ferry Company runs the crossings on Lake Ossel. It was founded in 1902 by
+        Ilse Marten, who started with one steam launch.
+        """,
+    "ilse-marten.md": """\
+        # Ilse Marten
+
+        Ilse Marten (born 1870) was a boat-owner remembered as the founder of the Harwick Ferry
+        Company. She was born in Dorne, the daughter of a net maker. After ten years as a pilot
+        on the lake, she set up her own company in 1905 with her savings.
+        """,
+    "harwick.md": """\
+        # Harwick
+
+        Harwick is a market town on Lake Ossel. The Harwick Ferry Company was founded here,
+        although it later moved its offices to Pelling.
+        """,
+    "mv-ostra.md": """\
+        # MV Ostra
+
+        MV Ostra is a car ferry operated by the Harwick Ferry Company. Launched in 1988 at
+        Pelling Yard, she measures 41 metres from bow to stern and carries 200 passengers.
+        """,
+    "pelling-yard.md": """\
+        # Pelling Yard
+
+        Pelling Yard is a boatyard on the east shore of Lake Ossel. It was founded in 1931 by
+        the shipwright Aron Pelling. Its best-known build is the 45-metre ferry Ostra,
+        delivered to the Harwick Ferry Company in 1988.
+        """,
+    "dorne-light.md": """\
+        # Dorne Light
+
+        Dorne Light is a 19-metre stone tower on the point at Dorne. It was designed and built
+        by Walter Brisk and first lit in 1889.
+        """,
+    "dorne.md": """\
+        # Dorne
+
+        Dorne is a fishing village on the north shore of Lake Ossel. On the point above the
+        harbour stands Dorne Light, the work of the mason Edda Kroll.
+        """,
+    "rosa-lind.md": """\
+        # Rosa Lind
+
+        Rosa Lind (born 1975) is a ferry manager. She joined the Harwick Ferry Company in 2004
+        as a deckhand and became its chief executive on 1 May 2016.
+        """,
+    "karl-weber.md": """\
+        # Karl Weber
+
+        Karl Weber (born 1950) is a retired captain. He joined the Harwick Ferry Company in 1972
+        and was appointed chief executive in 1998. He handed the company over to Rosa Lind in 2016.
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def article_store(store_from_texts):
+    return store_from_texts(ARTICLES)
+
+
+# (question, search query, draft, one source of each side, values named in the topic)
+ARTICLE_DISAGREEMENTS = {
+    "founded, and she set up her own company": (
+        "In what year was the Harwick Ferry Company founded?", "Harwick Ferry Company founded Ilse Marten",
+        "The Harwick Ferry Company was founded in 1902. [harwick-ferry-company]",
+        {"harwick-ferry-company", "ilse-marten"}, ("1902", "1905")),
+    "a length, and a 45-metre ferry": (
+        "How long is the ferry MV Ostra?", "MV Ostra ferry length metres",
+        "MV Ostra measures 41 metres. [mv-ostra]", {"mv-ostra", "pelling-yard"}, ("41 m", "45 m")),
+    "built by, and the work of": (
+        "Who built Dorne Light?", "Dorne Light built", "Dorne Light was built by Walter Brisk. [dorne-light]",
+        {"dorne-light", "dorne"}, ("walter brisk", "edda kroll")),
+}
+
+ARTICLE_LOOK_ALIKES = {
+    "two people's dates are two facts": (
+        "On what date was Rosa Lind appointed chief executive of the Harwick Ferry Company?",
+        "Rosa Lind chief executive Harwick Ferry Company",
+        "Rosa Lind became chief executive on 1 May 2016. [rosa-lind]"),
+    "the town a company was founded in is not its founder": (
+        "Who founded the Harwick Ferry Company?", "Harwick Ferry Company founded",
+        "Ilse Marten founded the Harwick Ferry Company in 1902. [harwick-ferry-company]"),
+    "a comparison names two subjects": (
+        "Which is older, Pelling Yard or the Harwick Ferry Company?",
+        "Pelling Yard Harwick Ferry Company founded",
+        "The Harwick Ferry Company was founded in 1902. [harwick-ferry-company] "
+        "Pelling Yard was founded in 1931. [pelling-yard]"),
+}
+
+
+@pytest.mark.parametrize("case", ARTICLE_DISAGREEMENTS, ids=str)
+def test_articles_that_disagree_through_pronouns_and_paraphrase_are_both_shown(article_store, case):
+    question, query, draft, sources, values = ARTICLE_DISAGREEMENTS[case]
+    ans = _ask(article_store, question, query, draft)
+    points = [p for p in _unrecorded(ans)
+              if {s for pos in p["positions"] for s in pos["source_ids"]} == sources]
+    assert points, ans["text"]
+    assert all(v in points[0]["topic"] for v in values), points[0]["topic"]
+    assert "does not choose" in ans["text"]
+
+
+@pytest.mark.parametrize("case", ARTICLE_LOOK_ALIKES, ids=str)
+def test_articles_that_only_look_alike_are_answered_plainly(article_store, case):
+    question, query, draft = ARTICLE_LOOK_ALIKES[case]
+    ans = _ask(article_store, question, query, draft)
+    assert not ans["contested"], ans["text"]
+    assert ans["answered"]

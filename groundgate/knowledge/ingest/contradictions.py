@@ -60,6 +60,15 @@ def readable_topic(sentence: str, subject: frozenset[str] | set[str]) -> str:
     return " ".join(out[:14]) or "conflicting values"
 
 
+_PRONOUN_SUBJECT = re.compile(
+    r"(?:^|[.;:]\s+|,\s+(?:and|but|then)\s+|\b(?:and|but)\s+)(?:he|she|it|they)\s+[a-z]", re.I
+)
+
+
+def _title_key(title: str) -> str:
+    return " ".join(title.lower().split())
+
+
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     shared = a & b
     if len(shared) < MIN_SHARED_WORDS:
@@ -150,6 +159,7 @@ def detect_contradictions(
     entity_ids: dict[str, tuple[str, ...]],
     today: date,
     subjects: dict[str, frozenset[str]] | None = None,
+    titles: dict[str, str] | None = None,
 ) -> list[Contradiction]:
     """Open entries for conflicting value statements.
 
@@ -161,8 +171,13 @@ def detect_contradictions(
         today: The opening date of new entries.
         subjects: Document id to what the document is about (identifiers in its title,
             declared entity ids); two documents about disjoint things never conflict.
+        titles: Document id to its title. A sentence whose subject is "he", "she", "it" or
+            "they" is about its own document's subject: two such sentences from documents
+            with different titles ("He joined the firm in 1972" in Karl Weber's article,
+            "She joined the firm in 2004" in Rosa Lind's) are about two things.
     """
     subjects = subjects or {}
+    titles = titles or {}
     by_unit: dict[str, list[ValueStatement]] = defaultdict(list)
     for statement in statements:
         by_unit[statement.unit].append(statement)
@@ -184,6 +199,11 @@ def detect_contradictions(
                 continue
             if not _similar(left.subject, right.subject):
                 continue
+            if (_PRONOUN_SUBJECT.search(left.sentence) or _PRONOUN_SUBJECT.search(right.sentence)) and (
+                _title_key(titles.get(left.doc_id, left.doc_id))
+                != _title_key(titles.get(right.doc_id, right.doc_id))
+            ):
+                continue  # each is about its own article's subject
             key = "|".join(sorted([left.sentence, right.sentence]))
             entry_id = "CTR-D-" + hashlib.sha256(key.encode()).hexdigest()[:8]
             shared = left.subject & right.subject

@@ -288,6 +288,7 @@ def _build_batch(
     related = {frozenset((d.id, old)) for d in documents.values() for old in d.supersedes}
     detected = detect_contradictions(
         statements,
+        titles={d.id: d.title for d in documents.values()},
         related=related,
         covered=covered,
         entity_ids={d.id: d.entity_ids for d in documents.values()},
