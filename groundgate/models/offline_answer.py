@@ -46,8 +46,8 @@ def _event_sentence(t: Transcript, scored: list[Scored]) -> Scored | None:
 def _disagreement(q: Question, chosen: list[Scored], scored: list[Scored],
                   weights: dict[str, float]) -> list[str]:
     """A sentence from another document giving a different value for the same thing."""
-    if q.asks not in VALUE_KINDS:
-        return []
+    if q.asks not in VALUE_KINDS or q.relative:
+        return []  # a described subject: another value is as likely about another thing
     answers = [c for c in chosen if typed(q, c.sentence.rendered)]
     if not answers:
         return []

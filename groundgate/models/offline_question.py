@@ -47,6 +47,11 @@ _VALUE_WORDS = frozenset(
     "date day time times year month number amount sum figure value total much many long often"
     .split()
 )
+_DESCRIBED = re.compile(
+    r"\b(?:was|is|were|are|did|does|do|has|had)\s+the\s+(?:[a-z\-]+\s+){0,2}?[a-z\-]+\s+of\s+(?:the\s+)?"
+    r"[A-Z][\w'&\-]*(?:\s+(?:of\s+|the\s+|&\s+)?[A-Z][\w'&\-]*)*\s+[a-z]{3,}"
+)
+"""``was the founder of Corran Yard born``: a role of a named thing, then more about it."""
 _QUALIFIERS = frozenset("exact exactly precise precisely final actual confirmed".split())
 TYPE_WORDS = frozenset(
     """amount sum figure date day year month time number age period value price cost total
@@ -90,11 +95,19 @@ class Question:
 
     @property
     def relative(self) -> bool:
-        """Whether the subject is described by a relative clause (a multi-hop mark).
+        """Whether the subject is described rather than named (a multi-hop mark).
 
-        ``the engineer who designed X``.
+        ``the engineer who designed X``, or ``the founder of X`` when the question goes on
+        to ask about that founder (``... of Corran Yard born?``); ``the population of X?``
+        asks for X's population itself.
         """
-        return bool(re.search(r"\w\s+(who|whom|whose|that|which|where)\s+\w", self.text[1:]))
+        return bool(re.search(r"\w\s+(who|whom|whose|that|which|where)\s+\w", self.text[1:])
+                    or self.described)
+
+    @property
+    def described(self) -> bool:
+        """Whether it asks about a role of a named thing: ``was the founder of X born``."""
+        return bool(_DESCRIBED.search(self.text))
 
     @property
     def focus(self) -> tuple[str, ...]:

@@ -291,12 +291,19 @@ def _stated_window_fit(text: str, day: date) -> float:
     return 0.0
 
 
+_LIFESPAN = re.compile(r"\(\s*(?:c\.\s*)?1?\d{3}\s*(?:[–-]|to)\s*(?:c\.\s*)?1?\d{3}\s*\)")
+_LIFE_KEYS = norm_stems("born died")
+
+
 def _credit(env: Scoring, sentence: Sentence) -> dict[str, float]:
     """How fully the sentence covers each focus term (see ``Scored.credit``)."""
     # "It rises in ...": the sentence before says what "it" is, so its words nearly count
     lead_share = 0.8 if re.match(r"(It|He|She|They)\b", sentence.text) else 0.5
+    own = norm_stems(sentence.text)
+    if _LIFESPAN.search(sentence.text):
+        own = own | _LIFE_KEYS  # "Ebbe Lannart (1819–1888)" says when he was born and died
     layers = (
-        (1.0, norm_stems(sentence.text)),
+        (1.0, own),
         (lead_share, norm_stems(sentence.lead)),
         (0.75, norm_stems(sentence.heading)),
         (0.4, norm_stems(sentence.title)),

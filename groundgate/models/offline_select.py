@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from groundgate.knowledge.text import fold
 from groundgate.models.offline_evidence import Sentence
 from groundgate.models.offline_question import Question, clauses
 from groundgate.models.offline_score import (
@@ -15,6 +16,7 @@ from groundgate.models.offline_score import (
     typed,
     year_fit,
 )
+from groundgate.models.offline_text import capitalised_names
 
 __all__ = ["MAX_SENTENCES", "cite", "cited_lines", "render", "select"]
 
@@ -45,6 +47,36 @@ def _clause_picks(scored: list[Scored], clause: Question, weights: dict[str, flo
     return [best]
 
 
+def _next_hop(scored: list[Scored], q: Question, weights: dict[str, float],
+              chosen: list[Scored], covered: set[str]) -> Scored | None:
+    """For a described subject, the sentence about the name the chosen ones lead to.
+
+    "In what year was the founder of Corran Yard born?": the chosen sentence names the
+    founder (Ebbe Lannart); the next hop is what is said about him ("Ebbe Lannart
+    (1819–1888) ..."), not about any other founder the words also fit.
+    """
+    asked = fold(q.text).lower()
+    bridges = {
+        fold(name).lower()
+        for c in chosen for name in capitalised_names(c.sentence.rendered, skip_initial=True)
+        if " " in name and fold(name).lower() not in asked
+        and not any(w in asked.split() for w in fold(name).lower().split())
+    }
+    if not bridges:
+        return None
+    best, gain = None, 0.0
+    for item in ranked(scored, q, weights):
+        if item in chosen:
+            continue
+        about = fold(f"{item.sentence.title} {item.sentence.rendered}").lower()
+        if not any(b in about for b in bridges):
+            continue
+        extra = sum(weights.get(w, 1.0) for w in item.covered - covered if w in q.focus)
+        if extra > gain:
+            best, gain = item, extra
+    return best
+
+
 def select(scored: list[Scored], q: Question, weights: dict[str, float]) -> list[Scored]:
     """The best sentences for each clause, then those adding uncovered question words."""
     chosen: list[Scored] = []
@@ -56,6 +88,10 @@ def select(scored: list[Scored], q: Question, weights: dict[str, float]) -> list
     floor = 0.5 * max(fit(c, q, weights) for c in chosen)
     covered = set().union(*(c.covered for c in chosen))
     total = sum(weights.get(w, 1.0) for w in q.focus) or 1.0
+    hop = _next_hop(scored, q, weights, chosen, covered) if q.described else None
+    if hop is not None:
+        chosen.append(hop)
+        covered |= hop.covered
     while len(chosen) < limit:
         best, gain = None, 0.1
         for item in ranked(scored, q, weights):

@@ -504,3 +504,40 @@ def test_spans_of_years_may_name_days_and_months():
     assert span_fit(2010, "in office until 31 May 2011") == 1
     assert span_fit(2015, "remained in charge until his retirement in 2016") == 1
     assert span_fit(2017, "remained in charge until his retirement in 2016") == -1
+
+
+def test_a_role_of_a_named_thing_is_followed_to_the_person_holding_it(store_from_texts):
+    # "the founder of Brill Yard" is Osk Varga; the question asks about him, not about any
+    # founder, and his article gives his birth only as a lifespan.
+    store = store_from_texts({
+        "brill-yard.md": """\
+            # Brill Yard
+
+            Brill Yard is a boatyard on the west quay of Mereton. It was founded in 1860 by
+            the carpenter Osk Varga and still builds wooden fishing boats.
+            """,
+        "osk-varga.md": """\
+            # Osk Varga
+
+            Osk Varga (1822–1894) was a boat carpenter from the Mereton coast. He trained in
+            the river yards and settled on the west quay in his thirties.
+            """,
+        "lidia-sorn.md": """\
+            # Lidia Sorn
+
+            Lidia Sorn (1848–1921) was a ship-owner, best known as the founder of the
+            Mereton Packet Company, which ran the mail boats.
+            """,
+    })
+    text = answer(drive(store, "In what year was the founder of Brill Yard born?"))
+    assert "Osk Varga (1822" in text, text
+    assert "1848" not in text, text  # another founder's birth is no answer, nor a disagreement
+
+
+def test_described_subjects_are_told_from_asked_attributes():
+    from groundgate.models.offline_question import analyse
+
+    assert analyse("In what year was the founder of Corran Yard born?").described
+    assert analyse("When did the founder of Lenth & Partners die?").described
+    assert not analyse("What is the population of Tessel?").described
+    assert not analyse("Who was the first keeper of Tarra Point Lighthouse?").described
