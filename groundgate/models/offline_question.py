@@ -47,6 +47,11 @@ _VALUE_WORDS = frozenset(
     "date day time times year month number amount sum figure value total much many long often"
     .split()
 )
+_ROLE = re.compile(
+    r"\s*who\s+(?:is|was|are|were|has been|had been|will be)\s+(?:the\s+)?(?:[a-z\-]+\s+){0,2}?"
+    r"([a-z\-]{3,})\s+(?:of|at|for|in|on)\s+(?:the\s+)?[A-Z]",
+    re.IGNORECASE,
+)
 _DESCRIBED = re.compile(
     r"\b(?:was|is|were|are|did|does|do|has|had)\s+the\s+(?:[a-z\-]+\s+){0,2}?[a-z\-]+\s+of\s+(?:the\s+)?"
     r"[A-Z][\w'&\-]*(?:\s+(?:of\s+|the\s+|&\s+)?[A-Z][\w'&\-]*)*\s+[a-z]{3,}"
@@ -103,6 +108,15 @@ class Question:
         """
         return bool(re.search(r"\w\s+(who|whom|whose|that|which|where)\s+\w", self.text[1:])
                     or self.described)
+
+    @property
+    def role(self) -> str:
+        """The key of the role a who-question asks about, or ``""``.
+
+        ``Who was the first keeper of X`` -> ``keeper``.
+        """
+        match = _ROLE.match(self.text)
+        return term_key(match.group(1)) if match else ""
 
     @property
     def described(self) -> bool:

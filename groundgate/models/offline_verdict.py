@@ -41,6 +41,11 @@ def _head_word(q: Question) -> str:
     return next((w for w in q.terms if term_key(w) == q.head[0]), q.head[0])
 
 
+def _role_word(q: Question) -> str:
+    """The question's own word for its role (``keeper``)."""
+    return next((w for w in q.terms if term_key(w) == q.role), q.role)
+
+
 def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
     """Why one clause is not answered by the chosen sentences, or ``None``."""
     weights, specific = env.weights, env.specific
@@ -57,6 +62,12 @@ def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
     if len(q.focus) >= 3 and not dated and coverage_of(chosen, q.focus, weights) < floor:
         return "the retrieved sources do not address " + ", ".join(missing[:6])
     candidates = [c for c in chosen if c.anchored or not specific]
+    # the thing asked for must be named: "the gross tonnage of ...", "the first keeper of ..."
+    wanted = q.role or (q.head[0] if q.asks == "text" and q.head else "")
+    if wanted and not dated and not any(
+            wanted in norm_stems(f"{c.sentence.lead} {c.sentence.rendered}") for c in candidates):
+        verb = "names" if q.role else "states"
+        return f"no retrieved passage {verb} the {_head_word(q) if not q.role else _role_word(q)}"
     if q.asks in VALUE_KINDS:
         answers = [c for c in candidates if typed(q, c.sentence.rendered)
                    and not off_subject(c, q, env)]

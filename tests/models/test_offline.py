@@ -541,3 +541,52 @@ def test_described_subjects_are_told_from_asked_attributes():
     assert analyse("When did the founder of Lenth & Partners die?").described
     assert not analyse("What is the population of Tessel?").described
     assert not analyse("Who was the first keeper of Tarra Point Lighthouse?").described
+
+
+@pytest.fixture(scope="module")
+def harbour(store_from_texts):
+    return store_from_texts({
+        "skarv-light.md": """\
+            # Skarv Light
+
+            Skarv Light is a 28-metre granite tower on the north cape of Skarv. It was
+            designed by the engineer Mira Tolle and first lit on 2 May 1851.
+            """,
+        "mv-terna.md": """\
+            # MV Terna
+
+            MV Terna is a passenger ferry in service with the Skarv Sound Line. She was
+            built in 2004 and sails between Skarv and the mainland twice a day.
+            """,
+        "hale-light.md": """\
+            # Hale Light
+
+            Hale Light is a stone tower at the mouth of Hale harbour, first lit in 1866.
+            Its first keeper was Anton Brisk, who tended the lamp for thirty years.
+            """,
+        "mv-orla.md": """\
+            # MV Orla
+
+            MV Orla is a cargo ferry of the Skarv Sound Line. Her gross tonnage is 2,400
+            and she carries timber and fuel to the outer islands.
+            """,
+    })
+
+
+@pytest.mark.parametrize("question", [
+    "Who was the first keeper of Skarv Light?",
+    "What is the gross tonnage of the ferry MV Terna?",
+])
+def test_the_topic_without_the_thing_asked_is_insufficient(harbour, question):
+    # the lighthouse and the ferry are described, but no keeper and no tonnage are named
+    text = answer(drive(harbour, question))
+    assert text.startswith("INSUFFICIENT"), text
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Who was the first keeper of Hale Light?", "Anton Brisk"),
+    ("What is the gross tonnage of the ferry MV Orla?", "2,400"),
+])
+def test_the_thing_asked_when_it_is_there_is_answered(harbour, question, expected):
+    text = answer(drive(harbour, question))
+    assert not text.startswith("INSUFFICIENT") and expected in text, text
