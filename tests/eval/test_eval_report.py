@@ -128,9 +128,10 @@ def test_unknown_configuration_is_a_clear_error(tiny_dataset):
     assert result.exit_code == 2 and "unknown value 'Z'" in result.output
 
 
-def test_the_riverbend_dataset_is_well_formed():
-    """bench/datasets/riverbend is read as `groundgate eval --dataset` reads it."""
-    folder = pathlib.Path(__file__).parents[2] / "bench" / "datasets" / "riverbend"
+@pytest.mark.parametrize(("name", "documents"), [("riverbend", 16), ("careers", 14), ("isles", 21)])
+def test_the_bench_datasets_are_well_formed(name, documents):
+    """bench/datasets/* are read as `groundgate eval --dataset` reads them."""
+    folder = pathlib.Path(__file__).parents[2] / "bench" / "datasets" / name
     with dataset_store(folder) as (store, questions):
         loaded = load_questions(questions, store)
-        assert len(loaded) == 20 and store.counts()["documents"] == 16
+        assert len(loaded) == 20 and store.counts()["documents"] == documents
