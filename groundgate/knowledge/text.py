@@ -38,6 +38,9 @@ that need them, e.g. the contradiction detector)."""
 # the same tokens as [A-Za-z0-9][A-Za-z0-9_.-]*[A-Za-z0-9].
 _TOKEN = re.compile(r"[^\W_](?:[\w\-.]*[^\W_])?")
 _PART = re.compile(r"[^\W_]+")
+# The same on ASCII text, half again as fast (most text is ASCII; ingest tokenises all of it).
+_ASCII_TOKEN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9_\-.]*[A-Za-z0-9])?")
+_ASCII_PART = re.compile(r"[a-z0-9]+")
 
 
 def fold(text: str) -> str:
@@ -53,6 +56,8 @@ def fold(text: str) -> str:
 
 def key_parts(text: str) -> list[str]:
     """The lowercased, accent-folded alphanumeric parts of ``text`` (ids split on hyphens)."""
+    if text.isascii():
+        return _ASCII_PART.findall(text.lower())
     return _PART.findall(fold(text).lower())
 
 
@@ -66,7 +71,7 @@ def tokens(text: str) -> list[str]:
 
     Accents are kept: FTS5 folds them itself, and a token is shown back to users.
     """
-    return [t.lower().strip(".") for t in _TOKEN.findall(text)]
+    return [t.lower().strip(".") for t in (_ASCII_TOKEN if text.isascii() else _TOKEN).findall(text)]
 
 
 def content_terms(text: str, limit: int | None = None) -> list[str]:
