@@ -123,11 +123,24 @@ def _restates(position_terms: list[str], sentence: str) -> bool:
     return bool(position_terms) and coverage(position_terms, sentence) >= POSITION_RESTATED
 
 
+_THING_ASKED = re.compile(
+    r"^\s*(?:(?:in|at|for|from|to|on|by|with)\s+)?(?:which|what)\s+"
+    r"(?!(?:is|was|are|were|did|does|do|has|have|had|will|would|can|could|should|may|might|year|"
+    r"date|day|month|time|amount|sum|figure|number|percentage|percent|proportion|share|rate|age|"
+    r"population|length|height|size|distance|cost|price|fee|charge|excess|limit|threshold|"
+    r"duration|period|total|value|count)\b)[a-z]+",
+    re.IGNORECASE,
+)
+"""A which/what-N question asks for a thing ("Which club did she coach in 2005?"), not a value."""
+
+
 def _wanted_units(question: str) -> set[str] | None:
     words = {w.lower().strip("?.,") for w in question.split()}
     if question.split()[:1] and question.split()[0].lower() in ("who", "whom"):
         # who held a role at a time is history, not a disagreement between sources
         return set() if _has_time(question) else {"party"}
+    if _THING_ASKED.match(question):
+        return set()  # the years in its sources say when, not which
     units: set[str] = set()
     for word, kinds in _ASKS.items():
         if word in words:

@@ -464,6 +464,18 @@ ARTICLES = {
         Rosa Lind (born 1975) is a ferry manager. She joined the Harwick Ferry Company in 2004
         as a deckhand and became its chief executive on 1 May 2016.
         """,
+    "tern-athletic.md": """\
+        # Tern Athletic
+
+        Tern Athletic is a football club in Harwick. Its coach in the early years of the
+        century was Mads Ekel, a former goalkeeper, who left the club in 2006.
+        """,
+    "mads-ekel.md": """\
+        # Mads Ekel
+
+        Mads Ekel is a football coach. Mads Ekel coached Tern Athletic from 2001 and moved to
+        the club Dorne Rovers in 2007, where he won the lake cup twice.
+        """,
     "karl-weber.md": """\
         # Karl Weber
 
@@ -500,6 +512,9 @@ ARTICLE_LOOK_ALIKES = {
     "the town a company was founded in is not its founder": (
         "Who founded the Harwick Ferry Company?", "Harwick Ferry Company founded",
         "Ilse Marten founded the Harwick Ferry Company in 1902. [harwick-ferry-company]"),
+    "a which-question asks for a thing, not a year": (
+        "Which club did Mads Ekel coach in 2008?", "Mads Ekel coach club",
+        "Mads Ekel moved to Dorne Rovers in 2007. [mads-ekel]"),
     "a comparison names two subjects": (
         "Which is older, Pelling Yard or the Harwick Ferry Company?",
         "Pelling Yard Harwick Ferry Company founded",
