@@ -7,6 +7,8 @@ Two statements disagree when all of these hold:
 
 - They come from different documents, neither superseding the other, with overlapping
   validity windows (rules in force at different times are a change).
+- The question asks for a value: a which/what-N question asks for a thing, a where-question
+  for a place, a what-did question for a deed; the years in their sources say when.
 - They give different values of the unit the question asks for: a date or year, an
   amount, a percentage, a duration, a length, a plain count (how many), or, for a
   who-question not pinned to a time, the people and bodies named (for who made or
@@ -23,7 +25,9 @@ Two statements disagree when all of these hold:
   "took effect on 1 February" and "went live on 15 February" do, "was published on 10
   February" does not (see ``knowledge/events.py``). When it names none, each sentence by
   itself (a length, count or party: with the first sentence its pronoun points to)
-  holds half the question's subject words, and both speak of the same kinds of event
+  holds half the question's subject words and half of those that are not names ("When
+  did Elias Morrow retire?": a sentence naming him is not enough), and both speak of the
+  same kinds of event
   (a length is no event: "launched in 1974" beside it is incidental). Sentences naming
   people must both use the question's relation word ("owns", "owned", "owner").
 - The register does not already hold it: a statement restating a register position, open
@@ -33,7 +37,7 @@ Two statements disagree when all of these hold:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -132,6 +136,11 @@ _THING_ASKED = re.compile(
     re.IGNORECASE,
 )
 """A which/what-N question asks for a thing ("Which club did she coach in 2005?"), not a value."""
+_PLACE_OR_DEED = re.compile(r"^\s*(?:where\b|what\s+(?:did|does|do|will|would|can|could)\b)", re.I)
+_VALUE_WORD = re.compile(
+    r"^(?:year|date|day|month|time|amount|sum|figure|number|percentage|percent|rate|age|long|"
+    r"much|many|often|old|cost|price|total|value|count)$"
+)
 
 
 def _wanted_units(question: str) -> set[str] | None:
@@ -139,8 +148,8 @@ def _wanted_units(question: str) -> set[str] | None:
     if question.split()[:1] and question.split()[0].lower() in ("who", "whom"):
         # who held a role at a time is history, not a disagreement between sources
         return set() if _has_time(question) else {"party"}
-    if _THING_ASKED.match(question):
-        return set()  # the years in its sources say when, not which
+    if _THING_ASKED.match(question) or _PLACE_OR_DEED.match(question):
+        return set()  # the years in its sources say when, not which, where or what was done
     units: set[str] = set()
     for word, kinds in _ASKS.items():
         if word in words:
@@ -352,6 +361,7 @@ def _same_fact(
     asked: frozenset[str],
     relation: str | None,
     subject_terms: list[str],
+    predicate: Sequence[str] = (),
 ) -> bool:
     """Whether two statements (each with its passage's lead) are about the same fact.
 
@@ -375,9 +385,12 @@ def _same_fact(
         return bool(asked & left_events) and bool(asked & right_events)
     if left_events != right_events and left.unit != "length":
         return False  # a ship's length is no event; "launched in 1974" beside it is incidental
-    # no event to tie them: each sentence, by itself, must be about what the question asks
+    # no event to tie them: each sentence, by itself, must be about what the question asks,
+    # and not only name its subject ("When did Elias Morrow retire?": every dated sentence
+    # of his article names him; only one speaks of retiring)
     return all(
         coverage(subject_terms, _own_words(s, lead)) >= QUESTION_FIT
+        and (not predicate or coverage(list(predicate), _own_words(s, lead)) >= QUESTION_FIT)
         for s, lead in ((left, left_lead), (right, right_lead))
     )
 
@@ -420,6 +433,9 @@ def find_disagreements(
              if w.lower() not in STOPWORDS and w.lower() not in EVENT_WORDS}
     # and a statement about another one is not about the question ("Greta Morrow", not
     # "Oskar Velde", when both joined Meridian Freight)
+    # the subject words that are not names: what is said about the subject ("retire")
+    named_words = {stem(w.lower()) for n in _NAME.finditer(question) for w in n.group(0).split()}
+    predicate = [t for t in subject_terms if stem(t) not in named_words and not _VALUE_WORD.match(t)]
     name_phrases = [
         " ".join(words) for m in _NAME.finditer(question) if m.start() > 0
         if (words := [w for w in m.group(0).split() if re.fullmatch(r"[A-Z][a-z]{2,}\w*", w)])
@@ -463,7 +479,8 @@ def find_disagreements(
             shared = [t for t in subject_terms if term_covered(t, left_stems & right_stems)]
             if len(shared) < min(2, len(subject_terms)):
                 continue
-            if not _same_fact((left, left_lead), (right, right_lead), asked_events, relation, subject_terms):
+            if not _same_fact((left, left_lead), (right, right_lead), asked_events, relation,
+                              subject_terms, predicate):
                 continue
             if (len(subject_terms) > 2 and not subject_pairs & left_pairs & right_pairs
                     and not names & left_stems & right_stems):

@@ -515,6 +515,15 @@ ARTICLE_LOOK_ALIKES = {
     "a which-question asks for a thing, not a year": (
         "Which club did Mads Ekel coach in 2008?", "Mads Ekel coach club",
         "Mads Ekel moved to Dorne Rovers in 2007. [mads-ekel]"),
+    "every dated sentence names him; none says when he left": (
+        "When did Mads Ekel leave?", "Mads Ekel",
+        "Mads Ekel coached Tern Athletic from 2001. [mads-ekel]"),
+    "a where-question asks for a place": (
+        "Where did Mads Ekel coach in 2005?", "Mads Ekel coach",
+        "Mads Ekel coached Tern Athletic from 2001. [mads-ekel]"),
+    "a what-did question asks for a deed": (
+        "What did Mads Ekel do in 2007?", "Mads Ekel",
+        "Mads Ekel moved to the club Dorne Rovers in 2007. [mads-ekel]"),
     "a comparison names two subjects": (
         "Which is older, Pelling Yard or the Harwick Ferry Company?",
         "Pelling Yard Harwick Ferry Company founded",
