@@ -45,7 +45,7 @@ _GENERIC = frozenset(
 )
 _VALUE_WORDS = frozenset(
     "date day time times year month number amount sum figure value total much many long often"
-    .split()
+    " tall high deep wide far".split()
 )
 _ROLE = re.compile(
     r"\s*who\s+(?:is|was|are|were|has been|had been|will be)\s+(?:the\s+)?(?:[a-z\-]+\s+){0,2}?"
@@ -60,7 +60,8 @@ _DESCRIBED = re.compile(
 _QUALIFIERS = frozenset("exact exactly precise precisely final actual confirmed".split())
 TYPE_WORDS = frozenset(
     """amount sum figure date day year month time number age period value price cost total
-    percentage percent rate count long old often much many""".split()
+    percentage percent rate count long old often much many tall high deep wide far height
+    width depth distance length""".split()
 )
 """Words that name the kind of value asked for rather than the subject."""
 

@@ -51,8 +51,9 @@ VALUE_PATTERNS: dict[str, re.Pattern[str]] = {
         rf"\b(?:\d+(?:[-–]\d+)?|{'|'.join(_NUMBER_WORDS)})[- ]{_UNITS}\b", re.IGNORECASE
     ),
     "length": re.compile(
-        r"\b\d[\d,.]*\s?(?:km|kilometres|kilometers|miles?|metres|meters|m|feet|ft|foot|yards|"
-        r"cm|centimetres|centimeters|inches|mm)\b",
+        # "412 metres", "96 m", "the 31-metre tower", "a 12-foot wall"
+        r"\b\d[\d,.]*[\s-]?(?:km|kilometres?|kilometers?|miles?|metres?|meters?|m|feet|ft|foot|"
+        r"yards?|cm|centimetres?|centimeters?|inch(?:es)?|mm)\b",
         re.IGNORECASE,
     ),
     "number": re.compile(rf"\b\d[\d,.]*\b|\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE),

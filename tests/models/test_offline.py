@@ -585,6 +585,7 @@ def test_the_topic_without_the_thing_asked_is_insufficient(harbour, question):
 
 @pytest.mark.parametrize(("question", "expected"), [
     ("Who was the first keeper of Hale Light?", "Anton Brisk"),
+    ("How tall is Skarv Light?", "28-metre"),  # a measure written as an adjective
     ("What is the gross tonnage of the ferry MV Orla?", "2,400"),
 ])
 def test_the_thing_asked_when_it_is_there_is_answered(harbour, question, expected):
