@@ -127,11 +127,34 @@ def term_weights(terms: tuple[str, ...], pool: list[Sentence]) -> dict[str, floa
     return weights
 
 
+_DIMENSIONS = {
+    "height": ("tall", "taller", "high", "higher", "height"),
+    "depth": ("deep", "deeper", "depth"),
+    "width": ("wide", "wider", "width"),
+    "length": ("long", "longer", "length"),
+    "distance": ("far", "distance"),
+}
+
+
+def _dimensions(text: str) -> set[str]:
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    return {d for d, forms in _DIMENSIONS.items() if words & set(forms)}
+
+
 def typed(q: Question, text: str) -> bool:
-    """Whether ``text`` states a value of the kind ``q`` asks for."""
+    """Whether ``text`` states a value of the kind ``q`` asks for.
+
+    A length in a sentence that says which dimension it is must be the one asked: "61
+    metres long" does not say how deep a harbour is.
+    """
     if q.asks in VALUE_KINDS:
         kinds = {"duration": ("duration", "date")}.get(q.asks, (q.asks,))
-        return any(has_value(text, k) for k in kinds)
+        if not any(has_value(text, k) for k in kinds):
+            return False
+        if q.asks == "length":
+            asked, stated = _dimensions(q.text), _dimensions(text)
+            return not (asked and stated and not asked & stated)
+        return True
     if q.asks in ("name", "entity"):
         question = _low(q.text)
         parts = sentences(text) or [""]
@@ -210,9 +233,14 @@ def _distinctive(names: list[str], pool: list[Sentence]) -> tuple[str, ...]:
 def off_subject(item: Scored, q: Question, env: Scoring) -> bool:
     """Whether a sentence is about another named subject that nothing links to.
 
-    ``Velmar has a population of ...`` does not answer a question about Kessling.
+    ``Velmar has a population of ...`` does not answer a question about Kessling. A name
+    the question's subject leads to counts as linked only for a multi-hop question: for
+    "How deep is Kessel Harbour?", "Gannet Rock Lighthouse is a 24-metre tower at the
+    entrance to Kessel Harbour" measures the lighthouse.
     """
-    return item.elsewhere and opening_name(item.sentence.rendered) not in env.on_topic
+    if not item.elsewhere:
+        return False
+    return not q.relative or opening_name(item.sentence.rendered) not in env.on_topic
 
 
 def opening_name(text: str) -> str:

@@ -561,14 +561,14 @@ def harbour(store_from_texts):
         "hale-light.md": """\
             # Hale Light
 
-            Hale Light is a stone tower at the mouth of Hale harbour, first lit in 1866.
-            Its first keeper was Anton Brisk, who tended the lamp for thirty years.
+            Hale Light is a 22-metre stone tower at the mouth of Hale harbour, first lit in
+            1866. Its first keeper was Anton Brisk, who tended the lamp for thirty years.
             """,
         "mv-orla.md": """\
             # MV Orla
 
             MV Orla is a cargo ferry of the Skarv Sound Line. Her gross tonnage is 2,400
-            and she carries timber and fuel to the outer islands.
+            and she carries timber and fuel to the outer islands. She is 64 metres long.
             """,
     })
 
@@ -576,6 +576,8 @@ def harbour(store_from_texts):
 @pytest.mark.parametrize("question", [
     "Who was the first keeper of Skarv Light?",
     "What is the gross tonnage of the ferry MV Terna?",
+    "How deep is Hale harbour?",  # the tower at its mouth is measured, the harbour is not
+    "How wide is MV Orla?",  # no width is given; a length would not be one
 ])
 def test_the_topic_without_the_thing_asked_is_insufficient(harbour, question):
     # the lighthouse and the ferry are described, but no keeper and no tonnage are named
