@@ -37,17 +37,18 @@ Two statements disagree when all of these hold:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from groundgate.answer.model import ContestedPoint, StatedPosition
 from groundgate.knowledge.events import EVENT_WORDS, event_kinds
 from groundgate.knowledge.ingest.contradictions import normal_value
-from groundgate.knowledge.ingest.extract import ValueStatement, sentences, statements_in
+from groundgate.knowledge.ingest.extract import ValueStatement, statements_in
 from groundgate.knowledge.model import Contradiction, Validity
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import STOPWORDS, content_terms, coverage, stem, stems, term_covered, tokens
+from groundgate.policies.stated import CODE, MAKING, NAME, count_statements, has_time, statements
 
 __all__ = ["find_disagreements"]
 
@@ -79,9 +80,6 @@ _ASKS = {
     "population": ("count",),
 }
 
-_FIELD = re.compile(r"\s+(?=[A-Z][A-Za-z]*(?: [A-Za-z]+)?: )")
-"""Where a run-in field starts: "... Distribution Date: 18 February 2026 Subject: ..."."""
-
 
 def _pairs(text: str) -> set[tuple[str, str]]:
     """Adjacent content words in order, stopwords skipped and stemmed.
@@ -92,12 +90,10 @@ def _pairs(text: str) -> set[tuple[str, str]]:
     return set(zip(words, words[1:], strict=False))
 
 
-_CODE = re.compile(r"^[a-z]+(?:[-_/][a-z0-9]+)*[-_/]\d+[a-z0-9]*$")
-
 
 def _codes(text: str) -> set[str]:
     """Identifiers such as CLM-1108 or DR-017 (a statement naming another is about another thing)."""
-    return {t for t in tokens(text) if _CODE.match(t)}
+    return {t for t in tokens(text) if CODE.match(t)}
 
 
 def _holds(
@@ -147,7 +143,7 @@ def _wanted_units(question: str) -> set[str] | None:
     words = {w.lower().strip("?.,") for w in question.split()}
     if question.split()[:1] and question.split()[0].lower() in ("who", "whom"):
         # who held a role at a time is history, not a disagreement between sources
-        return set() if _has_time(question) else {"party"}
+        return set() if has_time(question) else {"party"}
     if _THING_ASKED.match(question) or _PLACE_OR_DEED.match(question):
         return set()  # the years in its sources say when, not which, where or what was done
     units: set[str] = set()
@@ -155,156 +151,6 @@ def _wanted_units(question: str) -> set[str] | None:
         if word in words:
             units.update(kinds)
     return units or None
-
-
-_NAME = re.compile(r"[A-Z][\w&'.-]*(?:\s+(?:(?:of|and|for|the|&)\s+)?[A-Z][\w&'.-]*)*")
-_NOT_NAMES = frozenset(
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday i".split()
-)
-
-
-def _has_time(text: str) -> bool:
-    return bool(re.search(r"\b(?:1[5-9]|20)\d\d\b", text))
-
-
-_MAKING = frozenset(
-    "built build builds designed design designs made make makes created create creates constructed "
-    "erected painted wrote written writes composed composes founded established".split()
-)
-"""Relations that are one act, not a role held over time ("built", not "directs")."""
-
-
-_AGENT = re.compile(
-    r"\b(?:by|the work of)\s+(?:(?:the|an?|his|her|their|its|[a-z]+),?\s+){0,3}(?=[A-Z])"
-)
-"""What comes before a maker's name: "built by", "by his father,", "the work of the engineer"."""
-
-
-def _parties(
-    doc_id: str, text: str, question: str, validity: Validity, *, making: bool = False
-) -> list[ValueStatement]:
-    """One statement per sentence naming people or bodies the question does not name.
-
-    A name is a run of capitalised words ("Claims Technical Committee", "Dana Whitfield");
-    a lone capitalised word opening the sentence is not one ("Decision owner: ...").
-    Sentences with a year are left out (a role at a time) unless the question asks who
-    did one thing (``making``): then the year is when ("built by Hedda Voss ... in 1867"),
-    and only the maker counts, named after "by" or "the work of" (not the place, "founded
-    in Port Ellery by Anders Velde").
-    """
-    asked = {w.lower() for w in re.findall(r"[\w&'.-]+", question)}
-    out = []
-    for sentence in sentences(text):
-        if _has_time(sentence) and not making:
-            continue  # "Lena Voss, since 2019": a role at a time, not a standing fact
-        agents = {m.end() for m in _AGENT.finditer(sentence)} if making else set()
-        names = set()
-        for match in _NAME.finditer(sentence):
-            words = match.group(0).split()
-            if match.start() == 0 and len(words) == 1:
-                continue
-            if making and match.start() not in agents:
-                continue
-            kept = [w for w in words if w.lower() not in asked and w.lower() not in _NOT_NAMES]
-            if kept and not _CODE.match(" ".join(kept).lower()):
-                names.add(" ".join(words).lower().rstrip("."))
-        if names:
-            out.append(ValueStatement(doc_id, sentence, "party", tuple(sorted(names)), frozenset(), validity))
-    return out
-
-
-_NOT_COUNTS = re.compile(
-    r"(?:GBP|USD|EUR|£|\$|€)\s?\d[\d,.]*"  # amounts
-    r"|\b\d+(?:\.\d+)?\s?(?:%|per ?cent)"  # percentages
-    r"|\b\d+[- ](?:year|month|week|day|hour)s?\b"  # durations
-    r"|\b\d{1,2} [A-Z][a-z]+\.? \d{4}\b|\b[A-Z][a-z]+\.? \d{1,2},? \d{4}\b|\b\d{4}-\d{2}-\d{2}\b"  # dates
-    r"|\b(?:1[5-9]|20)\d\d\b"  # years
-    r"|\b[A-Za-z]+(?:[-_/][A-Za-z0-9]+)*[-_/]\d+\w*"  # identifiers
-    r"|\b\d+(?:st|nd|rd|th)\b"  # ordinals
-    r"|\b(?:[A-Z][a-z]*|version|edition|section|part|chapter|article|level|phase|step|stage|item|page"
-    r"|room|no|number|route|zone|grade|tier|class|type)\.?\s+\d+\b"  # labels: Edition 2, route 66
-)
-_COUNT = re.compile(r"\b(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s+(thousand|million|billion))?\b", re.I)
-_SCALE = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
-
-
-def _counts(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]:
-    """One statement per sentence stating plain numbers (not amounts, dates, years or ids)."""
-    out = []
-    for sentence in sentences(text):
-        values = set()
-        for match in _COUNT.finditer(_NOT_COUNTS.sub(" ", sentence)):
-            number = float(match.group(1).replace(",", "") + "." + (match.group(2) or "0"))
-            number *= _SCALE.get((match.group(3) or "").lower(), 1)
-            values.add(str(int(number)) if number.is_integer() else str(number))
-        if values:
-            found = tuple(sorted(values))
-            out.append(ValueStatement(doc_id, sentence, "count", found, frozenset(), validity))
-    return out
-
-
-_LENGTH = re.compile(
-    r"\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)[\s-]?(kilometres|kilometers|km|metres|meters|metre|meter|m"
-    r"|centimetres|centimeters|cm|feet|foot|ft|miles|mile|yards|yard|inches|inch)\b",
-    re.I,
-)
-_LENGTH_UNITS = {"kilometre": "km", "kilometer": "km", "metre": "m", "meter": "m", "centimetre": "cm",
-                 "centimeter": "cm", "feet": "ft", "foot": "ft", "mile": "mi", "yard": "yd",
-                 "inche": "in", "inch": "in"}
-
-
-def _lengths(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]:
-    """One statement per sentence stating lengths ("54 metres", "the 58-metre ferry")."""
-    out = []
-    for sentence in sentences(text):
-        values = set()
-        for match in _LENGTH.finditer(sentence):
-            unit = match.group(2).lower().rstrip("s")
-            unit = _LENGTH_UNITS.get(unit, unit)
-            values.add(f"{normal_value('length', match.group(1).replace(',', ''))} {unit}")
-        if values:
-            found = tuple(sorted(values))
-            out.append(ValueStatement(doc_id, sentence, "length", found, frozenset(), validity))
-    return out
-
-
-def _statements(
-    envelopes: Iterable[dict[str, Any]], question: str = "", parties: bool = False, counts: bool = False,
-    lengths: bool = False,
-) -> list[tuple[ValueStatement, str, str]]:
-    """Every value statement in the retrieved passages, with the passage's title and lead.
-
-    The lead is the passage's first sentence when the statement is not it: an article
-    names its subject there and then says "it" or "she" ("She established her own company
-    in 1871"). ``parties`` adds the people and bodies each sentence names (for a
-    who-question), ``counts`` the plain numbers (for a how-many question).
-    """
-    seen: set[tuple[str, str]] = set()
-    out: list[tuple[ValueStatement, str, str]] = []
-    for env in envelopes:
-        if env.get("error") or env["tool"] not in ("search_evidence", "get_source"):
-            continue
-        for item in env.get("results", ()):
-            for sid in item.get("source_ids") or ():
-                key = (sid, item.get("snippet", ""))
-                if key in seen:
-                    continue
-                seen.add(key)
-                context = str(item.get("title") or "")
-                validity = Validity.model_validate(item.get("validity") or {})
-                # an email's header lines arrive run together; each field is its own statement
-                text = _FIELD.sub("\n", item.get("snippet", ""))
-                first = next(iter(sentences(text)), "")
-                found = statements_in(sid, text, validity)
-                if parties:
-                    found += _parties(sid, text, question, validity, making=_making(question))
-                if counts:
-                    found += _counts(sid, text, validity)
-                if lengths:
-                    found += _lengths(sid, text, validity)
-                out.extend((s, context, first if s.sentence != first else "") for s in found)
-    return out
 
 
 def _common_unit(left: str, right: str) -> str | None:
@@ -322,16 +168,13 @@ def _values(statement: ValueStatement, unit: str) -> set[str]:
     return values
 
 
-def _making(question: str) -> bool:
-    return next(iter(content_terms(question)), "") in _MAKING
-
 
 def _relates(relation: str, sentence: str) -> bool:
     """Whether the sentence uses the question's relation word, in any form (owns, owned, owner).
 
     A thing made is also "the work of" its maker.
     """
-    if relation in _MAKING and re.search(r"\bthe work of\b", sentence, re.I):
+    if relation in MAKING and re.search(r"\bthe work of\b", sentence, re.I):
         return True
     root = stem(relation)
     return len(root) >= 3 and any(
@@ -379,7 +222,7 @@ def _same_fact(
             and _relates(relation, left.sentence)
             and _relates(relation, right.sentence)
             # one act ("built", "the work of"): the relation word is the event
-            and (not asked or bool(asked & left_events & right_events) or relation in _MAKING)
+            and (not asked or bool(asked & left_events & right_events) or relation in MAKING)
         )
     if asked:
         return bool(asked & left_events) and bool(asked & right_events)
@@ -397,7 +240,7 @@ def _same_fact(
 
 def _named_values(question: str) -> set[str]:
     """The values the question itself states, in the spelling statements use."""
-    stated = statements_in("", question, Validity()) + _counts("", question, Validity())
+    stated = statements_in("", question, Validity()) + count_statements("", question, Validity())
     named = {v for s in stated for v in s.values}
     return named | set(re.findall(r"\b\d{4}\b", question))
 
@@ -434,17 +277,17 @@ def find_disagreements(
     # and a statement about another one is not about the question ("Greta Morrow", not
     # "Oskar Velde", when both joined Meridian Freight)
     # the subject words that are not names: what is said about the subject ("retire")
-    named_words = {stem(w.lower()) for n in _NAME.finditer(question) for w in n.group(0).split()}
+    named_words = {stem(w.lower()) for n in NAME.finditer(question) for w in n.group(0).split()}
     predicate = [t for t in subject_terms if stem(t) not in named_words and not _VALUE_WORD.match(t)]
     name_phrases = [
-        " ".join(words) for m in _NAME.finditer(question) if m.start() > 0
+        " ".join(words) for m in NAME.finditer(question) if m.start() > 0
         if (words := [w for w in m.group(0).split() if re.fullmatch(r"[A-Z][a-z]{2,}\w*", w)])
     ]
     codes = _codes(question)
     relation = next(iter(content_terms(question)), None) if units == {"party"} else None
     relevant: list[tuple[ValueStatement, set[str], set[tuple[str, str]], str]] = []
     named = _named_values(question)
-    for found, title, lead in _statements(
+    for found, title, lead in statements(
         envelopes, question, parties=units == {"party"}, counts=units is not None and "count" in units,
         lengths=units is not None and "length" in units,
     ):
