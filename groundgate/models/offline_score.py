@@ -262,6 +262,39 @@ _UNTIL = re.compile(
 )
 
 
+# A move into or out of a role, dated: "In 2008 she moved to X", "joined X in 2004", "left
+# X in 2014". A start is held from its year on, an end until it (a sentence alone cannot
+# see the next move; the closer start is preferred, see ``_time_fit``).
+_START_VERBS = (r"(?:joined|moved to|became|was appointed|were appointed|took over|signed for|"
+                r"signed with|was elected|took office|transferred to|returned to)")
+_END_VERBS = (r"(?:left|retired|resigned|was dismissed|was sacked|stepped down|departed|"
+              r"was replaced|was succeeded)")
+_YEAR_AFTER = rf"\b[^.;]{{0,60}}?\b(?:in|on)\s+{_ON}(\d{{4}})\b"
+_YEAR_BEFORE = rf"\b(?:[Ii]n|[Oo]n)\s+{_ON}(\d{{4}}),?\s+(?:\w+\s+){{0,3}}?"
+_STARTED = re.compile(rf"\b{_START_VERBS}{_YEAR_AFTER}|{_YEAR_BEFORE}{_START_VERBS}\b")
+_ENDED = re.compile(rf"\b{_END_VERBS}{_YEAR_AFTER}|{_YEAR_BEFORE}{_END_VERBS}\b")
+
+
+def _years_of(pattern: re.Pattern[str], text: str) -> list[int]:
+    return [int(a or b) for a, b in pattern.findall(text)]
+
+
+def move_fit(year: int, text: str) -> float | None:
+    """How a dated move into or out of a role fits ``year``; ``None`` when there is none.
+
+    "moved to X in 2008" and "left X in 2014" both hold 2010; the closer the move to the
+    year, the better (an earlier appointment may have ended since). Negative when the
+    move is a start after the year or an end before it.
+    """
+    started, ended = _years_of(_STARTED, text), _years_of(_ENDED, text)
+    if not (started or ended):
+        return None
+    gaps = [year - a for a in started if a <= year] + [b - year for b in ended if b > year]
+    if not gaps:
+        return -0.3
+    return max(-0.3, 0.4 - 0.1 * min(gaps))  # four years on, a move says nothing more
+
+
 def span_fit(year: int, text: str) -> int:
     """How the spans of years ``text`` states fit ``year``: 1, -1, or 0 when it states none.
 
@@ -287,6 +320,9 @@ def year_fit(q: Question, text: str) -> int:
         return 0
     years = find_years(text)
     spans = span_fit(q.year, text)
+    moved = None if spans else move_fit(q.year, text)
+    if moved is not None:
+        return 1 if moved > 0 else -1
     if spans or q.year not in years:
         return spans or (-1 if years else 0)
     return 1
@@ -300,6 +336,9 @@ def _time_fit(q: Question, sentence: Sentence, day: date | None) -> float:
         # asked as of a day: "since 2019" held then, "until 2011" had ended
         fits = span_fit(day.year, sentence.rendered)
     bonus = {1: 0.4, -1: -0.3}.get(fits, 0.0)
+    if q.year and not span_fit(q.year, sentence.rendered):
+        moved = move_fit(q.year, sentence.rendered)  # "moved to X in 2008": the closer the better
+        bonus = moved if moved is not None else bonus
     window = window_of(sentence.valid)
     if day and window:
         bonus += 0.15 if window.contains(day) else -0.3

@@ -593,3 +593,27 @@ def test_the_topic_without_the_thing_asked_is_insufficient(harbour, question):
 def test_the_thing_asked_when_it_is_there_is_answered(harbour, question, expected):
     text = answer(drive(harbour, question))
     assert not text.startswith("INSUFFICIENT") and expected in text, text
+
+
+def test_a_dated_move_fits_the_years_after_it_and_the_closer_the_better():
+    from groundgate.models.offline_score import move_fit
+
+    assert move_fit(2010, "In July 2008 she moved to Varnholm Athletic.") > 0
+    assert move_fit(2010, "She left Varnholm Athletic in 2012.") > 0
+    assert move_fit(2010, "In 2014 he moved to Varnholm Athletic.") < 0
+    assert move_fit(2010, "She joined the club in 2009.") > move_fit(2010, "She joined the club in 2007.")
+    assert move_fit(2010, "She was born in 1961.") is None
+
+
+def test_the_club_of_a_year_is_the_one_moved_to_before_it(store_from_texts):
+    store = store_from_texts({
+        "tove-lind.md": """\
+            # Tove Lind
+
+            Tove Lind is a football coach from Dorne. She was appointed coach of Brill United
+            in 2001. In March 2007 she moved to Skarv Athletic, and two years later guided the
+            club to the island cup.
+            """,
+    })
+    text = answer(drive(store, "Which club did Tove Lind coach in 2009?"))
+    assert "moved to Skarv Athletic" in text and "Brill United in 2001" not in text, text
