@@ -132,6 +132,9 @@ class Question:
         pinned year.
         """
         pinned = {str(self.year)} if self.year else set()  # the date is matched, not searched
+        span = _range_years(self.text)
+        if span:
+            pinned |= {str(span[0]), str(span[1]), f"{span[0]}-{span[1]}"}
         return tuple(
             t for t in self.terms if t not in _GENERIC and t not in _VALUE_WORDS and t not in pinned
         )
@@ -267,8 +270,30 @@ def event_of(text: str) -> str | None:
     return match.group(1).lower() if match else None
 
 
+_YEAR_RANGE = re.compile(
+    r"\b(?:between|from)\s+(1[5-9]\d\d|20\d\d)\s+(?:and|to|until|till)\s+(1[5-9]\d\d|20\d\d)\b"
+    r"|\b(1[5-9]\d\d|20\d\d)\s*[-–]\s*(1[5-9]\d\d|20\d\d)\b"
+)
+"""A range of years a question asks about: "between 2000 and 2005", "from 2009 to 2012"."""
+
+
+def _range_years(text: str) -> tuple[int, int] | None:
+    match = _YEAR_RANGE.search(text)
+    if not match:
+        return None
+    first, last = (int(y) for y in match.groups() if y)
+    return (first, last) if first <= last else None
+
+
 def pinned_date(text: str) -> tuple[date | None, int | None]:
-    """A full date or a year the question is pinned to by ``on/as of/in/during``."""
+    """A full date or a year the question is pinned to by ``on/as of/in/during``.
+
+    A range of years ("from 2009 to 2012") is pinned to its middle year: what held
+    through the range held then.
+    """
+    span = _range_years(text)
+    if span:
+        return None, (span[0] + span[1]) // 2
     for offset, day in find_dates(text):
         if _AT_DATE.search(text[:offset]):
             return day, day.year

@@ -617,3 +617,25 @@ def test_the_club_of_a_year_is_the_one_moved_to_before_it(store_from_texts):
     })
     text = answer(drive(store, "Which club did Tove Lind coach in 2009?"))
     assert "moved to Skarv Athletic" in text and "Brill United in 2001" not in text, text
+
+
+def test_a_range_of_years_is_asked_about_its_middle():
+    from groundgate.models.offline_question import analyse
+
+    assert analyse("Which club did he coach between 2000 and 2005?").year == 2002
+    assert analyse("Which club did she coach from 2009 to 2012?").year == 2010
+    asked = analyse("Who was mayor 1999-2004?")
+    assert asked.year == 2001 and asked.focus == ("mayor",)
+
+
+def test_the_club_of_a_range_of_years_is_the_one_that_held_through_it(store_from_texts):
+    store = store_from_texts({
+        "aron-velt.md": """\
+            # Aron Velt
+
+            Aron Velt is a football coach. He coached the club Mere Rovers from 1996 to 1999.
+            From 1999 until May 2006 he coached the club Skarv Athletic, then retired.
+            """,
+    })
+    text = answer(drive(store, "Which club did Aron Velt coach between 2001 and 2004?"))
+    assert "Skarv Athletic" in text and "Mere Rovers" not in text, text
