@@ -23,6 +23,7 @@ from groundgate.models.offline_score import (
     typed,
 )
 from groundgate.models.offline_select import cited_lines, render, select
+from groundgate.models.offline_succession import answer_succession, succession_of
 from groundgate.models.offline_temporal import contradiction_lines, temporal_lines, window_of
 from groundgate.models.offline_text import values_of
 from groundgate.models.offline_trace import Transcript
@@ -112,6 +113,14 @@ def compose(t: Transcript) -> str:
         lines += later  # a passage that starts applying on a date not yet stated
     lines += contradiction_lines(t, " ".join([q.text, *(c.sentence.text for c in chosen)]))
     reason = insufficiency(q, chosen, scored, env)
+    succession = succession_of(q.text)
+    if succession is not None:
+        # who came before or after: only a sentence saying so answers it
+        named = answer_succession(succession, pool)
+        if named:
+            return "\n".join(named)
+        reason = reason or (f"no retrieved passage says who came "
+                            f"{'before' if succession.earlier else 'after'} {succession.name}")
     if reason:
         found = lines or ["Nothing relevant was retrieved."]
         return "\n".join([f"INSUFFICIENT: {reason}.", "What the sources do say:", *found])

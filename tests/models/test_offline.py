@@ -639,3 +639,54 @@ def test_the_club_of_a_range_of_years_is_the_one_that_held_through_it(store_from
     })
     text = answer(drive(store, "Which club did Aron Velt coach between 2001 and 2004?"))
     assert "Skarv Athletic" in text and "Mere Rovers" not in text, text
+
+
+@pytest.fixture(scope="module")
+def mayors(store_from_texts):
+    return store_from_texts({
+        "brill.md": """\
+            # Brill
+
+            Brill is a river town. Oda Rane was mayor from 1990 to 1998, followed by Piet
+            Holm, who held the office until 2007.
+            """,
+        "sara-wick.md": """\
+            # Sara Wick
+
+            Sara Wick is a former teacher. She has been mayor of Brill since 2007, when she
+            succeeded Piet Holm.
+            """,
+        "brill-harriers.md": """\
+            # Brill Harriers
+
+            Brill Harriers is a rowing club. Its coach Anna Lutz was succeeded by Jon Ek in
+            2012.
+            """,
+    })
+
+
+@pytest.mark.parametrize(("question", "expected", "not_expected"), [
+    ("Who was mayor of Brill immediately before Piet Holm?", "Oda Rane", "Sara Wick"),
+    ("Who was mayor of Brill after Piet Holm?", "Sara Wick", "Oda Rane"),
+    ("Who succeeded Anna Lutz as coach of Brill Harriers?", "Jon Ek", "Piet Holm"),
+])
+def test_who_came_before_or_after_is_read_from_the_words_that_say_so(mayors, question, expected,
+                                                                      not_expected):
+    text = answer(drive(mayors, question))
+    assert expected in text and not_expected not in text, text
+
+
+def test_who_came_before_the_first_one_known_is_insufficient(mayors):
+    text = answer(drive(mayors, "Who was mayor of Brill before Oda Rane?"))
+    assert text.startswith("INSUFFICIENT"), text
+
+
+def test_succession_questions_are_told_from_others():
+    from groundgate.models.offline_succession import succession_of
+
+    asked = succession_of("Who succeeded Nadia Ferrant as head coach of Castelbrook Rovers?")
+    assert asked and asked.name == "Nadia Ferrant" and not asked.earlier
+    assert asked.bodies == ("castelbrook", "rovers")
+    assert succession_of("Who coached Castelbrook Rovers before Piet Anholt?").earlier
+    assert succession_of("Who founded the club?") is None
+    assert succession_of("Who was the first keeper of Tarra Point Lighthouse?") is None
