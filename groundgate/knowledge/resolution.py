@@ -134,11 +134,6 @@ def adjudicate_by_rules(mention: str, entity: Entity, score: float) -> tuple[boo
     return False, "no rule supports a merge"
 
 
-def best_name_score(mention: str, entity: Entity) -> float:
-    """Highest similarity between ``mention`` and the entity's name, aliases or id."""
-    return _best_name_score(_scorer(mention), entity)
-
-
 def _best_name_score(score: Callable[[str], float], entity: Entity) -> float:
     # Similarity ignores case and spacing, so names equal but for those ("Loan period",
     # "loan period") are scored once.

@@ -330,15 +330,16 @@ def year_fit(q: Question, text: str) -> int:
 
 def _time_fit(q: Question, sentence: Sentence, day: date | None) -> float:
     """Reward sentences whose years or validity fit the question's date; penalise misfits."""
-    # a question pinned to a year is answered by what held in that year
-    fits = year_fit(q, sentence.rendered)
-    if not q.year and day:
+    text = sentence.rendered
+    bonus = 0.0
+    if q.year:
+        # a question pinned to a year is answered by what held in that year; a dated move
+        # ("moved to X in 2008") fits the closer it is
+        moved = None if span_fit(q.year, text) else move_fit(q.year, text)
+        bonus = moved if moved is not None else {1: 0.4, -1: -0.3}.get(year_fit(q, text), 0.0)
+    elif day:
         # asked as of a day: "since 2019" held then, "until 2011" had ended
-        fits = span_fit(day.year, sentence.rendered)
-    bonus = {1: 0.4, -1: -0.3}.get(fits, 0.0)
-    if q.year and not span_fit(q.year, sentence.rendered):
-        moved = move_fit(q.year, sentence.rendered)  # "moved to X in 2008": the closer the better
-        bonus = moved if moved is not None else bonus
+        bonus = {1: 0.4, -1: -0.3}.get(span_fit(day.year, text), 0.0)
     window = window_of(sentence.valid)
     if day and window:
         bonus += 0.15 if window.contains(day) else -0.3

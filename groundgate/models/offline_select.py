@@ -56,12 +56,10 @@ def _next_hop(scored: list[Scored], q: Question, weights: dict[str, float],
     (1819–1888) ..."), not about any other founder the words also fit.
     """
     asked = fold(q.text).lower()
-    bridges = {
-        fold(name).lower()
-        for c in chosen for name in capitalised_names(c.sentence.rendered, skip_initial=True)
-        if " " in name and fold(name).lower() not in asked
-        and not any(w in asked.split() for w in fold(name).lower().split())
-    }
+    asked_words = set(asked.split())
+    names = {fold(name).lower() for c in chosen
+             for name in capitalised_names(c.sentence.rendered, skip_initial=True) if " " in name}
+    bridges = {n for n in names if n not in asked and not asked_words & set(n.split())}
     if not bridges:
         return None
     best, gain = None, 0.0
