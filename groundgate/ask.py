@@ -74,6 +74,7 @@ class RunResult:
             "contested": self.answer["contested"],
             "insufficient": self.answer["insufficient"],
             "bound_tripped": self.answer["bound_tripped"],
+            "model_error": (self.answer.get("extras") or {}).get("model_error"),
             "grounding": self.answer["grounding"],
             "policy_notes": self.answer["policy_notes"],
             "trace": self.trace,

@@ -233,10 +233,13 @@ def ask(
         from groundgate.replay import save_run as write_run
 
         write_run(save_run, run_record(result, settings=settings, bounds=bounds))
+    data = result.to_json()
     if as_json:
-        out.print_json(json.dumps(result.to_json(), default=str))
-        return
-    _print_answer(result.to_json(), show_trace)
+        out.print_json(json.dumps(data, default=str))
+    else:
+        _print_answer(data, show_trace)
+    if data["model_error"]:  # the answer says so; the exit code tells a script the model is down
+        raise typer.Exit(1)
 
 
 def _print_answer(data: dict, show_trace: bool) -> None:

@@ -50,6 +50,8 @@ class AgentState(TypedDict, total=False):
     """Wall-clock start of the run (epoch seconds)."""
     bound_tripped: dict[str, Any] | None
     """The bound that stopped the run, if one did."""
+    model_error: dict[str, Any] | None
+    """The model call that failed (model, purpose, error), if one did: the run then composes."""
     draft: dict[str, Any] | None
     """The composed draft answer, before grounding and the gate."""
     answer: dict[str, Any]

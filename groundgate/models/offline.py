@@ -59,6 +59,13 @@ def tool_name(tool: Any) -> str:
         return ""
 
 
+def _schema(tool: Any) -> Any:
+    try:
+        return convert_to_openai_tool(tool)
+    except Exception:  # an unusable tool description is counted by its name only
+        return tool_name(tool)
+
+
 def _chars(message: BaseMessage) -> int:
     content = message.content
     size = len(content) if isinstance(content, str) else len(json.dumps(content, default=str))
@@ -67,8 +74,9 @@ def _chars(message: BaseMessage) -> int:
     return size
 
 
-def _usage(messages: Sequence[BaseMessage], reply: AIMessage) -> UsageMetadata:
-    tokens_in = sum(_chars(m) for m in messages) // CHARS_PER_TOKEN
+def _usage(messages: Sequence[BaseMessage], reply: AIMessage, tool_chars: int) -> UsageMetadata:
+    # A real model is sent the tool schemas with every call and pays for them: so does the estimate.
+    tokens_in = (sum(_chars(m) for m in messages) + tool_chars) // CHARS_PER_TOKEN
     tokens_out = max(1, _chars(reply) // CHARS_PER_TOKEN)
     return UsageMetadata(
         input_tokens=tokens_in, output_tokens=tokens_out, total_tokens=tokens_in + tokens_out
@@ -90,6 +98,8 @@ class OfflinePlanner(BaseChatModel):
 
     tool_names: tuple[str, ...] = ()
     """Names of the tools it was bound with."""
+    tool_chars: int = 0
+    """Characters of the bound tools' schemas, counted in every call's estimated usage."""
 
     @property
     def _llm_type(self) -> str:
@@ -108,7 +118,8 @@ class OfflinePlanner(BaseChatModel):
     ) -> Runnable[LanguageModelInput, AIMessage]:
         """A copy of the planner that may call these tools (only their names matter)."""
         names = tuple(dict.fromkeys(n for n in (tool_name(t) for t in tools) if n))
-        return self.model_copy(update={"tool_names": names})
+        chars = len(json.dumps([t if isinstance(t, dict) else _schema(t) for t in tools], default=str))
+        return self.model_copy(update={"tool_names": names, "tool_chars": chars})
 
     @property
     def callable_tools(self) -> frozenset[str]:
@@ -130,7 +141,7 @@ class OfflinePlanner(BaseChatModel):
             )
         else:
             reply = AIMessage(content=compose(transcript))
-        reply.usage_metadata = _usage(messages, reply)
+        reply.usage_metadata = _usage(messages, reply, self.tool_chars)
         return reply
 
     def _generate(

@@ -29,5 +29,5 @@ def bound_check(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def route_after_bound_check(state: AgentState) -> str:
-    """A tripped bound composes; otherwise the model plans again."""
-    return "compose" if state.get("bound_tripped") else "plan"
+    """A tripped bound or a failed model composes; otherwise the model plans again."""
+    return "compose" if state.get("bound_tripped") or state.get("model_error") else "plan"

@@ -50,14 +50,45 @@ def draft_answer(text: str, *, bound_tripped: dict[str, Any] | None, lane: str) 
     )
 
 
+MODEL_FOUND_NOTHING = "the model found no answer in what the tools returned"
+"""The insufficient note of a model's INSUFFICIENT draft when the trace's reading gives no reason."""
+
+
+def model_failed_note(error: dict[str, Any]) -> str:
+    """The sentence that says the model failed, and what the answer rests on instead."""
+    return (
+        f"The model {error.get('model') or ''!r} failed ({error.get('error')}); this answer is "
+        "composed from what the tools had returned before that."
+    )
+
+
 def compose(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Draft the answer from the model's text, or extractively when it gave none."""
+    """Draft the answer from the model's text, or extractively when it gave none.
+
+    A model's text counts only when the run retrieved something: an answer drafted
+    without any tool result is never shown. The reason a model gives for INSUFFICIENT is
+    its own words, not a source's: the answer says why from the trace instead.
+    """
+    messages = state.get("messages") or []
     text = _model_text(state)
+    retrieved = any(e.get("results") for e in state.get("envelopes") or [])
+    model_error = state.get("model_error")
     source = "model"
-    if text is None:
+    extractive: str | None = None
+    if text is None or not retrieved or model_error:
         # The offline planner's answer selection works for any model's trace.
-        text = extractive_answer(read_transcript(state.get("messages") or []))
+        text = extractive = extractive_answer(read_transcript(messages))
         source = "extractive"
     draft = draft_answer(text, bound_tripped=state.get("bound_tripped"), lane="agent")
-    draft = draft.model_copy(update={"extras": {"draft_source": source, "draft_text": text}})
+    if source == "model" and not draft.answered:
+        extractive = extractive_answer(read_transcript(messages))
+        reason = draft_answer(extractive, bound_tripped=None, lane="agent").insufficient
+        draft = draft.model_copy(update={"insufficient": reason or (MODEL_FOUND_NOTHING,)})
+    if model_error:
+        notes = (model_failed_note(model_error), *draft.insufficient)
+        draft = draft.model_copy(update={"insufficient": notes})
+    extras: dict[str, Any] = {"draft_source": source, "draft_text": _model_text(state) or text}
+    if model_error:
+        extras["model_error"] = model_error
+    draft = draft.model_copy(update={"extras": extras})
     return {"draft": draft.model_dump(mode="json")}

@@ -31,6 +31,7 @@ def build_trace(state: AgentState, model_name: str, started_at: float | None) ->
             "tool_ms": round(sum(s["ms"] for s in tool_steps), 3),
             "model_ms": round(sum(s["ms"] for s in steps if s["kind"] == "model"), 3),
             "errors": sum(1 for s in tool_steps if s.get("error")),
+            "model_errors": sum(1 for s in steps if s["kind"] == "model" and s.get("error")),
         },
         "bound_tripped": state.get("bound_tripped"),
     }

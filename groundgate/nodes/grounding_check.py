@@ -27,8 +27,10 @@ def grounding_check(state: AgentState, runtime: Runtime[Context]) -> dict[str, A
     tokens = state.get("tokens") or 0
     within_bounds = not state.get("bound_tripped") and tokens < ctx.bounds.token_budget
     if unsupported and within_bounds and can_revise(ctx.model):
+        started_at = state.get("started_at")
         replacements, step = revise_unsupported(
-            ctx.model, [draft.claims[i] for i in unsupported], evidence, model_name=ctx.model_name
+            ctx.model, [draft.claims[i] for i in unsupported], evidence, model_name=ctx.model_name,
+            deadline=started_at + ctx.bounds.wall_clock_s if started_at else None,
         )
         update["steps"] = [step]
         update["tokens"] = tokens + step["tokens"]

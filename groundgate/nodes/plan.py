@@ -1,45 +1,49 @@
-"""plan: the chat model sees the question, the tool contract and the trace so far."""
+"""plan: the chat model sees the question, the tool contract and the trace so far.
+
+The first round always retrieves, so no model can answer from memory: the first call
+asks the provider to force a tool call (``tool_choice="required"``), and when the model
+still answers without one (or the provider ignores the option), a fixed first round runs
+instead (``first_round_calls``) and the model plans from its results. A failing model
+call ends planning: the run composes from the rounds already finished and says the model
+failed. The run's wall clock is enforced around the call itself.
+"""
 
 from __future__ import annotations
 
-import functools
 import time
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages.tool import ToolCall
 from langgraph.runtime import Runtime
 
-from groundgate.errors import ModelUnavailable
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
+from groundgate.models.call import call_model, estimate_tokens
 from groundgate.nodes.prompt import question_message, system_prompt
-from groundgate.tools.registry import select
+from groundgate.tools.contract import tool_schemas
 
-__all__ = ["estimate_tokens", "plan", "route_after_plan"]
+__all__ = ["estimate_tokens", "first_round_calls", "plan", "route_after_plan"]
 
-
-def estimate_tokens(messages: list[BaseMessage]) -> int:
-    """A rough token count (4 characters a token) for models that report no usage."""
-    return sum(len(str(m.content)) + len(str(getattr(m, "tool_calls", "") or "")) for m in messages) // 4
+FIRST_ROUND_TOP_K = 6
+"""Passages the fixed first round asks for."""
 
 
-@functools.lru_cache(maxsize=32)
-def _tool_schemas(names: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
-    """OpenAI-style function schemas; built once per tool set (pydantic schema generation is slow)."""
-    return tuple(
-        {
-            "type": "function",
-            "function": {
-                "name": spec.name,
-                "description": spec.description,
-                "parameters": spec.args_model.model_json_schema(),
-            },
-        }
-        for spec in select(names)
-    )
-
-
-_system_prompt = functools.lru_cache(maxsize=32)(system_prompt)
+def first_round_calls(question: str, tools: tuple[str, ...], as_of: str | None) -> list[ToolCall]:
+    """The fixed first round when the model made no call: search, and check the register."""
+    calls: list[ToolCall] = []
+    if "search_evidence" in tools:
+        args: dict[str, Any] = {"query": question[:400], "top_k": FIRST_ROUND_TOP_K}
+        if as_of:
+            args["as_of"] = as_of
+        calls.append(ToolCall(name="search_evidence", args=args, id="first_round_0", type="tool_call"))
+    elif "search_knowledge" in tools:
+        calls.append(ToolCall(name="search_knowledge", args={"query": question[:400]}, id="first_round_0",
+                              type="tool_call"))
+    if "list_contradictions" in tools:
+        calls.append(ToolCall(name="list_contradictions", args={"topic": question[:400]},
+                              id=f"first_round_{len(calls)}", type="tool_call"))
+    return calls
 
 
 def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -47,42 +51,43 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     ctx = runtime.context
     update: dict[str, Any] = {}
     history = list(state.get("messages") or [])
+    started_at = state.get("started_at") or time.time()
     if not history:
         history = [HumanMessage(question_message(state["question"], state.get("as_of")))]
-        update["messages"] = list(history)
-        update["started_at"] = time.time()
-        update["rounds"] = 0
-        update["tokens"] = 0
-    prompt = [SystemMessage(_system_prompt(ctx.tools)), *history]
-    model = ctx.model.bind_tools(list(_tool_schemas(ctx.tools)))
-    started = time.perf_counter()
-    try:
-        reply = model.invoke(prompt)
-    except Exception as exc:  # the endpoint is down or refused: a clear error, not a traceback
-        raise ModelUnavailable(
-            f"the chat model {ctx.model_name!r} failed: {type(exc).__name__}: {exc}"
-        ) from exc
-    if not isinstance(reply, AIMessage):
-        reply = AIMessage(content=str(getattr(reply, "content", reply)))
-    usage: dict[str, Any] = dict(reply.usage_metadata or {})
-    tokens = int(usage.get("total_tokens") or 0) or estimate_tokens([*prompt, reply])
-    update["messages"] = [*update.get("messages", []), reply]
-    update["tokens"] = (state.get("tokens") or 0) + tokens
-    update["steps"] = [
-        {
-            "kind": "model",
-            "round": state.get("rounds") or 0,
-            "model": ctx.model_name,
-            "tool_calls": [c["name"] for c in reply.tool_calls],
-            "tokens": tokens,
-            "ms": round((time.perf_counter() - started) * 1000, 3),
-        }
-    ]
+        update.update(messages=list(history), started_at=started_at, rounds=0, tokens=0)
+    rounds = state.get("rounds") or 0
+    first = rounds == 0
+    call = call_model(
+        ctx.model, [SystemMessage(system_prompt(ctx.tools)), *history],
+        purpose="plan", model_name=ctx.model_name, round_no=rounds, tools=tool_schemas(ctx.tools),
+        tool_choice="required" if first else None, deadline=started_at + ctx.bounds.wall_clock_s,
+    )
+    step = dict(call.step)
+    update["tokens"] = (state.get("tokens") or 0) + call.tokens
+    if call.timed_out:
+        elapsed = round(time.time() - started_at, 3)
+        update["bound_tripped"] = {"bound": "wall_clock", "limit": ctx.bounds.wall_clock_s, "used": elapsed}
+    elif call.error:
+        update["model_error"] = {"model": ctx.model_name, "purpose": "plan", "error": call.error}
+    reply = call.reply
+    if first and not call.tool_calls and not update.get("bound_tripped"):
+        # Nothing retrieved yet: whatever the model said (or failed to say) is not an answer.
+        calls = first_round_calls(state["question"], ctx.tools, state.get("as_of"))
+        if calls:
+            step["fallback"] = "first_round"
+            if call.text:
+                step["discarded_text_chars"] = len(call.text)
+            reply = AIMessage(content="", tool_calls=calls)
+    if reply is not None:
+        update["messages"] = [*update.get("messages", []), reply]
+    update["steps"] = [step]
     return update
 
 
 def route_after_plan(state: AgentState) -> str:
-    """Tool calls go to tool_call; an answer (or nothing) goes to compose."""
+    """Tool calls go to tool_call; an answer, a failed model or a tripped bound go to compose."""
+    if state.get("bound_tripped"):
+        return "compose"
     messages = state.get("messages") or []
     last = messages[-1] if messages else None
     if isinstance(last, AIMessage) and last.tool_calls:

@@ -11,7 +11,6 @@ asked.
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -19,8 +18,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from groundgate.answer.claims import split_claims
 from groundgate.answer.model import Claim
+from groundgate.models.call import call_model
 from groundgate.models.offline import OfflinePlanner
-from groundgate.nodes.plan import estimate_tokens
 from groundgate.policies.grounding import Evidence
 
 __all__ = ["REVISION_PROMPT", "can_revise", "revise_unsupported"]
@@ -57,7 +56,8 @@ def _prompt(claims: list[Claim], evidence: Evidence) -> list[BaseMessage]:
 
 
 def revise_unsupported(
-    model: BaseChatModel, claims: list[Claim], evidence: Evidence, *, model_name: str = ""
+    model: BaseChatModel, claims: list[Claim], evidence: Evidence, *, model_name: str = "",
+    deadline: float | None = None,
 ) -> tuple[dict[int, list[Claim]], dict[str, Any]]:
     """Ask the model once to rewrite or drop ``claims``.
 
@@ -65,20 +65,12 @@ def revise_unsupported(
     position the reply does not mention is left as it was), and the trace step of the
     call. A failing model leaves every claim as it was; the step says why.
     """
-    prompt = _prompt(claims, evidence)
-    started = time.perf_counter()
-    step: dict[str, Any] = {"kind": "model", "round": -1, "model": model_name, "purpose": "revision",
-                            "tool_calls": []}
-    try:
-        reply = model.invoke(prompt)
-    except Exception as exc:  # a revision that cannot run leaves the rules' verdict standing
-        step.update(tokens=0, ms=round((time.perf_counter() - started) * 1000, 3),
-                    error=f"{type(exc).__name__}: {exc}")
-        return {}, step
-    text = reply.content if isinstance(reply.content, str) else str(reply.content)
-    usage = dict(getattr(reply, "usage_metadata", None) or {})
-    tokens = int(usage.get("total_tokens") or 0) or estimate_tokens([*prompt, reply])
-    step.update(tokens=tokens, ms=round((time.perf_counter() - started) * 1000, 3))
+    call = call_model(model, _prompt(claims, evidence), purpose="revision", model_name=model_name,
+                      round_no=-1, deadline=deadline)
+    if call.reply is None:  # a revision that cannot run leaves the rules' verdict standing
+        return {}, call.step
+    text = call.text
+    step = call.step
     replacements: dict[int, list[Claim]] = {}
     for line in text.splitlines():
         match = _LINE.match(line)

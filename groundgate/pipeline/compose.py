@@ -14,14 +14,14 @@ import time
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from groundgate.errors import ModelUnavailable
+from groundgate.models.call import ModelCall, call_model
 from groundgate.models.offline_answer import compose as extractive_answer
 from groundgate.models.offline_trace import Transcript
-from groundgate.nodes.compose import draft_answer
-from groundgate.nodes.plan import estimate_tokens
+from groundgate.nodes.compose import MODEL_FOUND_NOTHING, draft_answer, model_failed_note
+from groundgate.nodes.prompt import question_message
 from groundgate.pipeline.context import PipelineContext, PipelineState
 from groundgate.pipeline.rerank import ranked_transcript, state_transcript
 
@@ -53,7 +53,7 @@ def bundle_text(ranked: list[dict[str, Any]], snippets: dict[tuple[int, int], st
 def _model_draft(
     state: PipelineState, ctx: PipelineContext, model: BaseChatModel, transcript: Transcript,
     ranked: list[dict[str, Any]],
-) -> tuple[str, dict[str, Any]]:
+) -> ModelCall:
     snippets = {
         (i, p): str(r.get("text", ""))
         for i, step in enumerate(transcript.steps) for p, r in enumerate(step.results)
@@ -61,26 +61,15 @@ def _model_draft(
     prompt = [
         SystemMessage(ANSWER_RULES),
         HumanMessage(
-            f"Question: {state['question']}\nAs of: {state.get('as_of') or 'not given'}\n\n"
+            f"{question_message(state['question'], state.get('as_of'))}\n\n"
             f"Evidence, best first:\n{bundle_text(ranked, snippets)}"
         ),
     ]
-    started = time.perf_counter()
-    try:
-        reply = model.invoke(prompt)
-    except Exception as exc:  # the endpoint is down or refused: a clear error, not a traceback
-        problem = f"the chat model {ctx.model_name!r} failed: {type(exc).__name__}: {exc}"
-        raise ModelUnavailable(problem) from exc
-    text = reply.content if isinstance(reply.content, str) else " ".join(
-        p.get("text", "") for p in reply.content if isinstance(p, dict)
+    started_at = state.get("started_at")
+    return call_model(
+        model, prompt, purpose="answer", model_name=ctx.model_name, round_no=state.get("rounds") or 0,
+        deadline=started_at + ctx.bounds.wall_clock_s if started_at else None,
     )
-    usage = reply.usage_metadata if isinstance(reply, AIMessage) else None
-    tokens = int(usage["total_tokens"] if usage else 0) or estimate_tokens([*prompt, reply])
-    step = {
-        "kind": "model", "round": state.get("rounds") or 0, "model": ctx.model_name,
-        "tool_calls": [], "tokens": tokens, "ms": round((time.perf_counter() - started) * 1000, 3),
-    }
-    return text.strip(), step
 
 
 def answer(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
@@ -89,20 +78,38 @@ def answer(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[str,
     ranked = list(state.get("ranked") or [])
     transcript = state_transcript(state)
     update: dict[str, Any] = {}
+    failure: dict[str, Any] | None = None
+    bound_tripped: dict[str, Any] | None = None
     if ctx.answer_model is None:
         text = extractive_answer(ranked_transcript(transcript, ranked))
         source = "extractive"
     else:
-        ranked = ranked[: ctx.keep]
-        text, step = _model_draft(state, ctx, ctx.answer_model, transcript, ranked)
-        source = "model"
-        update["steps"] = [step]
-        update["tokens"] = (state.get("tokens") or 0) + step["tokens"]
-    draft = draft_answer(text, bound_tripped=None, lane="pipeline")
+        call = _model_draft(state, ctx, ctx.answer_model, transcript, ranked[: ctx.keep])
+        update["steps"] = [call.step]
+        update["tokens"] = (state.get("tokens") or 0) + call.tokens
+        if call.reply is None:  # the model failed: the extractive draft, and the answer says so
+            text = extractive_answer(ranked_transcript(transcript, ranked))
+            source = "extractive"
+            failure = {"model": ctx.model_name, "purpose": "answer", "error": call.error}
+            if call.timed_out:
+                bound_tripped = {"bound": "wall_clock", "limit": ctx.bounds.wall_clock_s,
+                                 "used": round(time.time() - (state.get("started_at") or time.time()), 3)}
+                update["bound_tripped"] = bound_tripped
+        else:
+            ranked = ranked[: ctx.keep]
+            text, source = call.text, "model"
+    draft = draft_answer(text, bound_tripped=bound_tripped, lane="pipeline")
+    if source == "model" and not draft.answered:
+        reason = draft_answer(extractive_answer(ranked_transcript(transcript, ranked)), bound_tripped=None,
+                              lane="pipeline").insufficient
+        draft = draft.model_copy(update={"insufficient": reason or (MODEL_FOUND_NOTHING,)})
+    if failure and bound_tripped is None:
+        draft = draft.model_copy(update={"insufficient": (model_failed_note(failure), *draft.insufficient)})
     extras = {
         "draft_source": source,
         "anchors": [a.id for a in transcript.anchors()],
         "draft_text": text,
+        **({"model_error": failure} if failure else {}),
         "rerank": [
             {k: item[k] for k in ("id", "tool", "score", "sources", "path") if item.get(k) is not None}
             for item in ranked

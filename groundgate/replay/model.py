@@ -24,16 +24,18 @@ class ReplayedModel(BaseChatModel):
 
     decisions: list[AIMessage]
     """The recorded model messages, in order."""
-    composer: BaseChatModel | None = None
-    """Writes the final answer from the replayed conversation, when set."""
+    composer: Any = None
+    """Writes the final answer from the replayed conversation, when set (a chat model, bound or not)."""
 
     @property
     def _llm_type(self) -> str:
         return "groundgate-replay"
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ReplayedModel:
-        """The recorded calls are played whatever the tools; binding changes nothing."""
-        return self
+        """The recorded calls are played whatever the tools; the composer is bound as the run was."""
+        if self.composer is None or not isinstance(self.composer, BaseChatModel):
+            return self
+        return self.model_copy(update={"composer": self.composer.bind_tools(tools, **kwargs)})
 
     def _turn(self, messages: Sequence[BaseMessage]) -> int:
         start = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)

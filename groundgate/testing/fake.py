@@ -31,14 +31,17 @@ def answer(text: str) -> AIMessage:
 class ScriptedChatModel(BaseChatModel):
     """Returns ``script[i]`` on its i-th call (the last one again once the script runs out).
 
-    A step is an ``AIMessage`` or a function of the messages that returns one. Every call
-    reports ``tokens_per_call`` tokens of usage, so token budgets can be tested.
+    A step is an ``AIMessage``, a function of the messages that returns one, or an
+    exception, which the call raises (a model that fails). Every call reports
+    ``tokens_per_call`` tokens of usage, so token budgets can be tested; ``tool_choices``
+    records the ``tool_choice`` each binding asked for.
     """
 
     script: list[Any] = Field(default_factory=list)
     tokens_per_call: int = 100
     calls: list[list[BaseMessage]] = Field(default_factory=list)
     bound_tools: list[str] = Field(default_factory=list)
+    tool_choices: list[str | None] = Field(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
@@ -47,6 +50,7 @@ class ScriptedChatModel(BaseChatModel):
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:
         """Remember the tool names; the script decides what is called."""
         self.bound_tools = [tool_name(tool) for tool in tools]
+        self.tool_choices.append(kwargs.get("tool_choice"))
         return self
 
     def _generate(
@@ -60,6 +64,8 @@ class ScriptedChatModel(BaseChatModel):
         if not self.script:
             raise ValueError("ScriptedChatModel has an empty script")
         step = self.script[min(len(self.calls) - 1, len(self.script) - 1)]
+        if isinstance(step, BaseException):
+            raise step
         message = step(messages) if callable(step) else step
         number = len(self.calls)
         tool_calls = [

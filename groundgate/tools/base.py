@@ -26,7 +26,7 @@ class AsOfArgs(ToolArgs):
 
     as_of: date | None = Field(
         None,
-        description="Only what was valid on this date (YYYY-MM-DD). Omit for the question's date.",
+        description="YYYY-MM-DD.",
     )
 
 

@@ -11,16 +11,15 @@ from groundgate.tools.envelope import Envelope, ResultItem
 
 NAME = "diff"
 DESCRIPTION = (
-    "Compare two versions of a document or requirement and return the sentences added and "
-    "removed. Give both ids, or only new_id to compare it with the version it replaced."
+    "The sentences added and removed between two versions of a document."
 )
 
 
 class Args(ToolArgs):
     """Arguments of diff."""
 
-    new_id: str = Field(..., min_length=1, description="The newer version's id.")
-    old_id: str | None = Field(None, description="The older version's id; omit for the one it replaced.")
+    new_id: str = Field(..., min_length=1)
+    old_id: str | None = Field(None, description="Omit for the version it replaced.")
 
 
 def run(args: Args, deps: ToolDeps) -> Envelope:

@@ -10,9 +10,7 @@ from groundgate.tools.envelope import Envelope, ResultItem
 
 NAME = "get_source"
 DESCRIPTION = (
-    "Read one source document in full by its id (as returned by the other tools), with its "
-    "title, kind, version, owner and the dates it is in effect. Use it when one document "
-    "decides the matter."
+    "Read one source document in full by its id."
 )
 
 MAX_CHARS = 6000
@@ -21,7 +19,7 @@ MAX_CHARS = 6000
 class Args(ToolArgs):
     """Arguments of get_source."""
 
-    source_id: str = Field(..., min_length=1, description="A document id, e.g. from a result's sources.")
+    source_id: str = Field(..., min_length=1)
 
 
 def run(args: Args, deps: ToolDeps) -> Envelope:

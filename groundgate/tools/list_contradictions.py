@@ -11,19 +11,17 @@ from groundgate.tools.envelope import Envelope, ResultItem
 
 NAME = "list_contradictions"
 DESCRIPTION = (
-    "List recorded disagreements between sources about an entity or a topic: each with its "
-    "positions (what each source says), status (open until the organisation decides), owner "
-    "and sources. Check it for anything your answer depends on; an open one means the "
-    "organisation has not decided."
+    "Recorded disagreements between sources about entities or a topic, with each position and "
+    "its sources. Open means undecided."
 )
 
 
 class Args(ToolArgs):
     """Arguments of list_contradictions."""
 
-    entity_ids: list[str] = Field(default_factory=list, description="Entities the answer touches.")
-    topic: str | None = Field(None, max_length=400, description="A topic in plain words.")
-    status: Literal["open", "resolved", "any"] = Field("open", description="Which entries.")
+    entity_ids: list[str] = Field(default_factory=list, description="Entity ids.")
+    topic: str | None = Field(None, max_length=400, description="A topic in words.")
+    status: Literal["open", "resolved", "any"] = Field("open", description="Default open.")
 
 
 def run(args: Args, deps: ToolDeps) -> Envelope:

@@ -22,6 +22,7 @@ from groundgate.tools import (
 )
 from groundgate.tools.base import ToolDeps, ToolSpec
 from groundgate.tools.envelope import Envelope, error_envelope
+from groundgate.tools.schema import usage_hint
 
 __all__ = ["ALL_TOOLS", "TOOLS", "as_langchain_tools", "execute", "select"]
 
@@ -52,12 +53,13 @@ def select(names: Iterable[str]) -> tuple[ToolSpec, ...]:
     return tuple(chosen)
 
 
-def _validation_message(exc: ValidationError) -> str:
+def _validation_message(spec: ToolSpec, exc: ValidationError) -> str:
+    """One short corrective line: what was wrong, and how the tool is called."""
     problems = []
-    for error in exc.errors():
+    for error in exc.errors()[:3]:
         where = ".".join(str(p) for p in error["loc"]) or "arguments"
         problems.append(f"{where}: {error['msg']}")
-    return "invalid arguments: " + "; ".join(problems)
+    return f"invalid arguments: {'; '.join(problems)}. Call it as {usage_hint(spec.name, spec.args_model)}"
 
 
 def execute(
@@ -81,7 +83,7 @@ def execute(
             parsed = spec.args_model.model_validate(args)
             envelope = spec.run(parsed, deps)
         except ValidationError as exc:
-            envelope = error_envelope(name, _validation_message(exc), args=args, call_id=call_id)
+            envelope = error_envelope(name, _validation_message(spec, exc), args=args, call_id=call_id)
         except GroundgateError as exc:
             envelope = error_envelope(name, str(exc), args=args, call_id=call_id)
         except Exception as exc:  # a backend fault must not crash the run

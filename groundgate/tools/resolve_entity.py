@@ -10,10 +10,8 @@ from groundgate.tools.envelope import Envelope, ResultItem
 
 NAME = "resolve_entity"
 DESCRIPTION = (
-    "Turn a name, alias or identifier mentioned in a question (a claim number, a policy, a "
-    "concept, a committee) into the canonical entity id the other tools take. Returns the "
-    "best candidates with how they matched; no candidate means the organisation has no such "
-    "entity."
+    "Turn a name or identifier from the question into canonical entity ids. No candidate means "
+    "there is no such entity."
 )
 
 
@@ -21,7 +19,7 @@ class Args(ToolArgs):
     """Arguments of resolve_entity."""
 
     mention: str = Field(..., min_length=1, max_length=200, description="The name as written.")
-    top_k: int = Field(3, ge=1, le=10, description="How many candidates (1-10).")
+    top_k: int = Field(3, ge=1, le=10, description="1-10.")
 
 
 def run(args: Args, deps: ToolDeps) -> Envelope:

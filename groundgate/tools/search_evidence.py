@@ -9,20 +9,18 @@ from groundgate.tools.envelope import Envelope, ResultItem
 
 NAME = "search_evidence"
 DESCRIPTION = (
-    "Find passages in the organisation's source documents (policies, guidance, claim files, "
-    "emails, notes) that bear on a question. Returns passages best first with their document "
-    "id, the heading they sit under, a relevance score from 0 to 1 and the dates the document "
-    "is in effect. Use it for facts stated in text; cite the returned document ids."
+    "Search the source documents. Returns passages best first, each with its document id, a "
+    "score from 0 to 1 and the dates it is in effect."
 )
 
 
 class Args(AsOfArgs):
     """Arguments of search_evidence."""
 
-    query: str = Field(..., min_length=2, max_length=400, description="What to look for, in plain words.")
-    top_k: int = Field(6, ge=1, le=20, description="How many passages (1-20).")
+    query: str = Field(..., min_length=2, max_length=400, description="What to look for.")
+    top_k: int = Field(6, ge=1, le=20, description="1-20.")
     kinds: list[str] = Field(
-        default_factory=list, description="Only these document kinds, e.g. ['guideline']."
+        default_factory=list, description="Only these document kinds."
     )
 
 

@@ -9,18 +9,17 @@ from groundgate.tools.envelope import Envelope, ResultItem
 
 NAME = "search_knowledge"
 DESCRIPTION = (
-    "Find curated knowledge: concepts, decisions, requirements, claims, policies, parties, "
-    "each with a canonical id, a short description and an owner. Use it to find what the "
-    "organisation has named and decided about a topic before walking its relationships."
+    "Search the curated entities (concepts, decisions, rules, claims, parties) by topic. "
+    "Returns their canonical ids for the other tools."
 )
 
 
 class Args(ToolArgs):
     """Arguments of search_knowledge."""
 
-    query: str = Field(..., min_length=2, max_length=400, description="Topic or name to look for.")
-    top_k: int = Field(6, ge=1, le=20, description="How many entities (1-20).")
-    kinds: list[str] = Field(default_factory=list, description="Only these kinds, e.g. ['decision'].")
+    query: str = Field(..., min_length=2, max_length=400, description="What to look for.")
+    top_k: int = Field(6, ge=1, le=20, description="1-20.")
+    kinds: list[str] = Field(default_factory=list, description="Only these entity kinds.")
 
 
 def run(args: Args, deps: ToolDeps) -> Envelope:

@@ -13,19 +13,17 @@ from groundgate.tools.envelope import Envelope, ResultItem
 
 NAME = "timeline"
 DESCRIPTION = (
-    "List the dated events of an entity, oldest first: when rules and relationships start "
-    "and stop applying, when documents about it take effect or are superseded, when "
-    "disagreements about it were opened or settled. Use it for questions about what changed, "
-    "when, and what was in force on a date."
+    "The dated events of an entity id, oldest first: what started, stopped or changed, and "
+    "when."
 )
 
 
 class Args(ToolArgs):
     """Arguments of timeline."""
 
-    entity_id: str = Field(..., min_length=1, description="Canonical id of the entity.")
-    start: date | None = Field(None, description="Only events on or after this date.")
-    end: date | None = Field(None, description="Only events on or before this date.")
+    entity_id: str = Field(..., min_length=1)
+    start: date | None = Field(None, description="YYYY-MM-DD, from.")
+    end: date | None = Field(None, description="YYYY-MM-DD, until.")
 
 
 def run(args: Args, deps: ToolDeps) -> Envelope:

@@ -13,23 +13,21 @@ from groundgate.tools.envelope import Envelope, ResultItem
 
 NAME = "traverse"
 DESCRIPTION = (
-    "Walk the typed relationships around an entity (applies_to, supersedes, governs, "
-    "scoped_to, decided_by, depends_on, ...) up to 3 steps, keeping only relationships valid "
-    "on the given date. Returns each walked path with its relationship types, validity and "
-    "sources. Use an id returned by resolve_entity or search_knowledge."
+    "Walk the typed relationships (applies_to, supersedes, governs, ...) from an entity id, "
+    "keeping those valid on the date. Returns paths with sources."
 )
 
 
 class Args(AsOfArgs):
     """Arguments of traverse."""
 
-    entity_id: str = Field(..., min_length=1, description="Canonical id to start from.")
-    hops: int = Field(2, ge=1, le=3, description="How many steps to walk (1-3).")
+    entity_id: str = Field(..., min_length=1)
+    hops: int = Field(2, ge=1, le=3, description="1-3.")
     relation_types: list[str] = Field(
-        default_factory=list, description="Only these relationship types; empty means all."
+        default_factory=list, description="Relationship types."
     )
-    known_at: datetime | None = Field(None, description="Only what had been recorded by then.")
-    top_k: int = Field(15, ge=1, le=30, description="How many paths (1-30).")
+    known_at: datetime | None = Field(None, description="Only what was recorded by then.")
+    top_k: int = Field(15, ge=1, le=30, description="1-30.")
 
 
 def run(args: Args, deps: ToolDeps) -> Envelope:

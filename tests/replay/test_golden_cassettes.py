@@ -39,6 +39,7 @@ def test_golden_run(mode, qid, recorded_or_skip, bundled_store, chat_model, cass
     if record_mode == "none":
         assert_all_played(vcr)
     assert out["trace"]["totals"]["model_calls"] >= 1
+    assert out["trace"]["totals"]["model_errors"] == 0, "every model call replayed from the cassette"
     assert {s["tool"] for s in out["trace"]["steps"] if s["kind"] == "tool"} <= set(MODES[mode])
     if cassette_model == "offline":
         # Over HTTP (request building, tool-call parsing) the planner decides exactly as in process.

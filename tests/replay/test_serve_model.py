@@ -11,13 +11,13 @@ from langchain_core.messages import HumanMessage, SystemMessage, ToolMessage
 from langchain_openai import ChatOpenAI
 
 from groundgate.models.offline import OfflinePlanner
-from groundgate.nodes.plan import _tool_schemas
 from groundgate.nodes.prompt import question_message, system_prompt
 from groundgate.serve import ModelServer
 from groundgate.testing.agent import agent_over_corpus, memory_store
+from groundgate.tools.contract import tool_schemas
 from groundgate.tools.registry import ALL_TOOLS
 
-TOOLS = list(_tool_schemas(ALL_TOOLS))
+TOOLS = list(tool_schemas(ALL_TOOLS))
 FIRST_TURN = [SystemMessage(system_prompt(ALL_TOOLS)),
               HumanMessage(question_message("What is the late fee for printed books?", None))]
 

@@ -12,7 +12,6 @@ import pytest
 import yaml
 from vcr.errors import CannotOverwriteExistingCassetteException
 
-from groundgate.errors import ModelUnavailable
 from groundgate.graph.build import build_agent
 from groundgate.graph.context import Bounds
 from groundgate.models.factory import make_chat_model
@@ -31,12 +30,13 @@ def _model():
     return make_chat_model("compatible:http://127.0.0.1:18765/v1#offline", max_retries=0)
 
 
-def _cause(exc, kind):
-    while exc is not None:
-        if isinstance(exc, kind):
-            return exc
-        exc = exc.__cause__ or exc.__context__
-    return None
+def _model_failure(out):
+    """The error of the run's failed model call: a mismatch ends planning, the run still answers."""
+    failed = [s for s in out["trace"]["steps"] if s["kind"] == "model" and s.get("error")]
+    assert failed, "the model call must fail on the cassette"
+    assert out["answer"]["extras"]["model_error"]["error"] == failed[0]["error"]
+    assert any("failed" in note for note in out["answer"]["insufficient"]), "the answer says the model failed"
+    return failed[0]["error"]
 
 
 def test_the_committed_cassette_replays(bundled_store):
@@ -46,21 +46,22 @@ def test_the_committed_cassette_replays(bundled_store):
 
 
 def test_a_changed_system_prompt_fails_loudly_instead_of_replaying_a_stale_answer(bundled_store, monkeypatch):
-    original = plan._system_prompt
-    monkeypatch.setattr(plan, "_system_prompt", lambda tools: original(tools) + "\n- Be brief.")
+    original = plan.system_prompt
+    monkeypatch.setattr(plan, "system_prompt", lambda tools: original(tools) + "\n- Be brief.")
     agent = build_agent(bundled_store, _model(), tools=["search_evidence"])
-    with pytest.raises(ModelUnavailable) as caught, cassette(SEARCH_Q01):
-        agent.invoke({"question": Q01})
-    mismatch = _cause(caught.value, CannotOverwriteExistingCassetteException)
-    assert mismatch is not None, "the model call must fail on the cassette, not reach a network"
-    assert "$.messages[0].content" in str(mismatch), "the failure names the field that changed"
+    with pytest.raises(UnplayedInteractions), cassette(SEARCH_Q01):  # the recording is never used
+        out = agent.invoke({"question": Q01})
+    error = _model_failure(out)
+    refused = CannotOverwriteExistingCassetteException.__name__
+    assert refused in error, "the cassette refused, no network reached"
+    assert "$.messages[0].content" in error, "the failure names the field that changed"
 
 
 def test_a_changed_question_fails(bundled_store):
     agent = build_agent(bundled_store, _model(), tools=["search_evidence"])
-    with pytest.raises(ModelUnavailable) as caught, cassette(SEARCH_Q01):
-        agent.invoke({"question": Q01.replace("Home Plus", "Home Standard")})
-    assert _cause(caught.value, CannotOverwriteExistingCassetteException) is not None
+    with pytest.raises(UnplayedInteractions), cassette(SEARCH_Q01):
+        out = agent.invoke({"question": Q01.replace("Home Plus", "Home Standard")})
+    assert CannotOverwriteExistingCassetteException.__name__ in _model_failure(out)
 
 
 def test_a_run_that_makes_fewer_model_calls_than_recorded_fails(bundled_store):
@@ -73,10 +74,10 @@ def test_a_run_that_makes_fewer_model_calls_than_recorded_fails(bundled_store):
 def test_a_recorded_interaction_plays_only_once(bundled_store):
     agent = build_agent(bundled_store, _model(), tools=["search_evidence"])
     with cassette(SEARCH_Q01):
-        agent.invoke({"question": Q01})
-        with pytest.raises(ModelUnavailable) as caught:
-            agent.invoke({"question": Q01})
-    assert _cause(caught.value, CannotOverwriteExistingCassetteException) is not None
+        first = agent.invoke({"question": Q01})
+        second = agent.invoke({"question": Q01})
+    assert first["trace"]["totals"]["model_errors"] == 0
+    assert CannotOverwriteExistingCassetteException.__name__ in _model_failure(second)
 
 
 def test_an_extra_recorded_interaction_fails(bundled_store, tmp_path):

@@ -1,0 +1,28 @@
+"""The tool contract a model sees: compact function schemas, built once per tool set."""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+from groundgate.tools.registry import select
+from groundgate.tools.schema import compact_schema
+
+__all__ = ["contract_chars", "tool_schemas"]
+
+
+@functools.lru_cache(maxsize=32)
+def tool_schemas(names: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
+    """OpenAI-style function schemas for ``names``, in contract order."""
+    return tuple(
+        {"type": "function", "function": {
+            "name": spec.name, "description": spec.description, "parameters": compact_schema(spec.args_model),
+        }}
+        for spec in select(names)
+    )
+
+
+def contract_chars(names: tuple[str, ...], system_prompt: str) -> int:
+    """Characters of the whole contract a model is sent: the system prompt and the schemas."""
+    return len(system_prompt) + len(json.dumps(list(tool_schemas(names))))

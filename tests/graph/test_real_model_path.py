@@ -1,0 +1,144 @@
+"""The real-model path: a lazy, weak, failing or slow model cannot skip retrieval or break a run."""
+
+import json
+import time
+
+from langchain_core.messages import AIMessage, ToolMessage
+
+from groundgate.graph.build import build_agent
+from groundgate.graph.context import Bounds
+from groundgate.models.call import tool_calls_in_text
+from groundgate.nodes.prompt import SYSTEM_PROMPT, question_message
+from groundgate.pipeline.build import build_pipeline
+from groundgate.testing.fake import ScriptedChatModel, answer, call
+from groundgate.tools.contract import contract_chars, tool_schemas
+from groundgate.tools.registry import ALL_TOOLS
+
+Q = "What is the subsidence excess?"
+ANSWER = "The subsidence excess is GBP 1,000 unless the schedule shows a higher amount. [INS-SYN-028]"
+MEMORY = "Subsidence is the downward movement of the ground, often caused by clay shrinkage in dry summers."
+
+
+def _steps(out, kind):
+    return [s for s in out["trace"]["steps"] if s["kind"] == kind]
+
+
+def test_the_first_plan_call_asks_the_provider_to_force_a_tool_call(bundled_store):
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "subsidence excess"})]),
+        answer("The subsidence excess is GBP 1,000. [INS-SYN-028]"),
+    ])
+    build_agent(bundled_store, model).invoke({"question": Q})
+    assert model.tool_choices[0] == "required"
+    assert model.tool_choices[1] is None, "later rounds leave the choice to the model"
+
+
+def test_a_model_that_answers_from_memory_gets_a_fixed_first_round_and_its_text_is_never_shown(bundled_store):
+    model = ScriptedChatModel(script=[
+        answer(MEMORY), answer(ANSWER),
+    ])
+    out = build_agent(bundled_store, model).invoke({"question": Q})
+    tools = [s["tool"] for s in _steps(out, "tool")]
+    assert tools[:1] == ["search_evidence"], "retrieval ran although the model made no call"
+    assert _steps(out, "model")[0]["fallback"] == "first_round"
+    second_prompt = model.calls[1]
+    assert any(isinstance(m, ToolMessage) for m in second_prompt), "the model planned from the results"
+    text = out["answer"]["text"]
+    assert "clay shrinkage" not in text
+    assert "1,000" in text, "the answer comes from what the first round found"
+
+
+def test_an_insufficient_reason_in_the_model_s_own_words_is_not_shown(bundled_store):
+    invented = "INSUFFICIENT: it depends on the geology of the Thames basin, which I know well."
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "bicycle theft limit"})]),
+        answer(invented),
+    ])
+    out = build_agent(bundled_store, model).invoke({"question": "What is the bicycle theft limit?"})
+    assert "Thames" not in out["answer"]["text"]
+    assert "geology" not in json.dumps(out["answer"]["insufficient"])
+    assert out["answer"]["answered"] is False and out["answer"]["insufficient"]
+    assert "Thames" in out["answer"]["extras"]["draft_text"], "the model's words stay in the trace"
+
+
+def test_a_tool_call_written_as_json_in_the_text_is_a_tool_call(bundled_store):
+    call_json = '{"name": "search_evidence", "arguments": {"query": "subsidence excess"}}'
+    prose = f"I will search.\n```json\n{call_json}\n```"
+    model = ScriptedChatModel(script=[answer(prose), answer(ANSWER)])
+    out = build_agent(bundled_store, model).invoke({"question": Q})
+    first = _steps(out, "model")[0]
+    assert first.get("calls_from_text") is True and "fallback" not in first
+    assert _steps(out, "tool")[0]["args"]["query"] == "subsidence excess"
+
+
+def test_text_tool_calls_take_only_bound_tools_with_object_arguments():
+    names = ["search_evidence", "get_source"]
+    found = tool_calls_in_text(
+        '[{"name": "get_source", "arguments": "{\\"source_id\\": \\"D-1\\"}"},'
+        ' {"name": "rm_rf", "arguments": {}},'
+        ' {"name": "search_evidence", "arguments": [1]}] and {"function": {"name": "search_evidence",'
+        ' "parameters": {"query": "x y"}}}', names)
+    assert [(c["name"], c["args"]) for c in found] == [("get_source", {"source_id": "D-1"}),
+                                                       ("search_evidence", {"query": "x y"})]
+    assert tool_calls_in_text("The excess is {not json} GBP 1,000.", names) == []
+
+
+def test_a_model_that_fails_on_its_first_call_still_gets_an_answer_that_says_so(bundled_store):
+    model = ScriptedChatModel(script=[ConnectionError("endpoint down")])
+    out = build_agent(bundled_store, model).invoke({"question": Q})  # no exception out of invoke
+    assert "1,000" in out["answer"]["text"], "the fixed first round's results are kept"
+    assert "failed" in out["answer"]["text"] and "endpoint down" in out["answer"]["text"]
+    assert out["trace"]["totals"]["model_errors"] == 1
+    assert len(model.calls) == 1, "a failed model is not asked again"
+
+
+def test_a_model_that_fails_after_a_round_keeps_the_round(bundled_store):
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "subsidence excess"})]),
+        RuntimeError("HTTP 503 from the provider"),
+    ])
+    out = build_agent(bundled_store, model).invoke({"question": Q})
+    assert out["answer"]["extras"]["model_error"]["error"] == "RuntimeError: HTTP 503 from the provider"
+    assert "1,000" in out["answer"]["text"]
+    assert out["trace"]["totals"]["rounds"] == 1
+
+
+def test_the_wall_clock_is_enforced_around_a_model_call(bundled_store):
+    def slow(messages):
+        time.sleep(1.5)
+        return AIMessage(content="", tool_calls=[call("search_evidence", {"query": "subsidence excess"})])
+
+    model = ScriptedChatModel(script=[slow])
+    started = time.perf_counter()
+    out = build_agent(bundled_store, model, bounds=Bounds(wall_clock_s=0.3)).invoke({"question": Q})
+    assert time.perf_counter() - started < 1.4, "the run did not wait for the slow call"
+    assert out["trace"]["bound_tripped"]["bound"] == "wall_clock"
+    assert "wall_clock bound" in out["answer"]["text"]
+
+
+def test_lane_a_with_a_failing_answer_model_answers_extractively_and_says_so(bundled_store):
+    model = ScriptedChatModel(script=[TimeoutError("read timed out")])
+    out = build_pipeline(bundled_store, model).invoke({"question": Q})
+    assert "1,000" in out["answer"]["text"] and "read timed out" in out["answer"]["text"]
+    assert out["answer"]["extras"]["draft_source"] == "extractive"
+
+
+def test_a_bad_tool_call_gets_one_short_corrective_message(bundled_store):
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"q": "subsidence"})]),
+        answer("INSUFFICIENT: nothing"),
+    ])
+    build_agent(bundled_store, model).invoke({"question": Q})
+    (reply,) = [m for m in model.calls[1] if isinstance(m, ToolMessage)]
+    error = json.loads(reply.content)["error"]
+    assert "query: Field required" in error and "search_evidence(query: string" in error
+    assert len(error) < 300
+
+
+def test_the_contract_fits_a_small_model():
+    chars = contract_chars(ALL_TOOLS, SYSTEM_PROMPT)
+    assert chars // 4 <= 1200, f"the contract is ~{chars // 4} tokens"
+    text = json.dumps(list(tool_schemas(ALL_TOOLS)))
+    assert '"title"' not in text and '"default"' not in text and "anyOf" not in text
+    assert question_message("Why?", None) == "Question: Why?"
+    assert question_message("Why?", "2026-01-31").endswith("As of: 2026-01-31")
