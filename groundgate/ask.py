@@ -121,7 +121,8 @@ def ask(
     if store is None:
         opened = store = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
     try:
-        model = make_chat_model(settings.model, env=os.environ)
+        # The run's wall clock bounds every model call; the HTTP timeout must not cut it shorter.
+        model = make_chat_model(settings.model, env=os.environ, timeout_s=(bounds or Bounds()).wall_clock_s)
         common: dict[str, Any] = {"policies": policies, "embedder": embedder, "model_name": settings.model}
         graph: Any
         inputs: dict[str, Any] = {"question": question, "as_of": as_of}

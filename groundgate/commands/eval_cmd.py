@@ -52,12 +52,16 @@ def eval_command(
     out_dir: Annotated[Path, typer.Option(
         "--out", help="Folder for results.jsonl, summary.json and the reports.",
     )] = Path("groundgate-eval"),
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=0.1, help="Wall-clock bound of each run, seconds (a slow local model needs more).",
+    )] = 60.0,
 ) -> None:
     """Evaluate lane A, the search-box agent, the full agent and the router, policies on and off."""
     from groundgate.eval.dataset import load_questions
     from groundgate.eval.report import write_report
     from groundgate.eval.runner import CONFIGS, POLICIES, evaluate, parse_list
     from groundgate.eval.summary import summarise
+    from groundgate.graph.context import Bounds
     from groundgate.knowledge.embed import make_embedder
 
     settings = Settings.from_env()
@@ -80,7 +84,7 @@ def eval_command(
                     bar.update(task, completed=done, description=key)
 
                 rows = evaluate(store, questions, configs=chosen, policies=settings_on, models=specs,
-                                embedder=embedder, progress=progress)
+                                embedder=embedder, bounds=Bounds(wall_clock_s=timeout), progress=progress)
         summary = summarise(rows, dataset=label)
         files = write_report(out_dir, rows, summary)
     except GroundgateError as exc:

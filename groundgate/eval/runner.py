@@ -75,7 +75,7 @@ def run_key(config: str, policies: str, model: str) -> str:
 
 def _runner(config: str, store: KnowledgeStore, model_spec: str, policies: PolicySet,
             embedder: Embedder | None, bounds: Bounds, env: Mapping[str, str]) -> Runner:
-    model = make_chat_model(model_spec, env=env)
+    model = make_chat_model(model_spec, env=env, timeout_s=bounds.wall_clock_s)
     common: dict[str, Any] = {"policies": policies, "embedder": embedder, "model_name": model_spec}
     graph: Any
     if config == "A":

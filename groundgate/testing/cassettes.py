@@ -45,6 +45,8 @@ __all__ = [
     "invoke_with_cassette",
     "json_body",
     "make_vcr",
+    "model_slug",
+    "recorded_models",
     "register_matchers",
     "vcr_config",
 ]
@@ -253,3 +255,13 @@ def find_secrets(root: Path | str) -> list[SecretFinding]:
                 findings.append(SecretFinding(path, text.count("\n", 0, match.start()) + 1, kind,
                                               shown[:12] + "…" * (len(shown) > 12)))
     return findings
+
+
+def model_slug(spec: str) -> str:
+    """The cassette folder of a model spec: ``offline``, ``openai-gpt-4o-mini``, ``compatible-http-...``."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", spec).strip("-")
+
+
+def recorded_models(folder: Path | str) -> list[str]:
+    """The model specs that have cassettes below ``folder`` (each subfolder's MODEL file), sorted."""
+    return sorted(p.read_text().strip() for p in Path(folder).glob("*/MODEL"))

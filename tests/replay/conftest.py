@@ -9,7 +9,6 @@ GROUNDGATE_RECORD_BASE_URL is used; for a real model set GROUNDGATE_CASSETTE_MOD
 """
 
 import os
-import re
 import socket
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 
 from groundgate.models.factory import make_chat_model
 from groundgate.serve import ModelServer
-from groundgate.testing.cassettes import register_matchers
+from groundgate.testing.cassettes import model_slug, recorded_models, register_matchers
 from groundgate.testing.cassettes import vcr_config as strict_vcr_config
 from groundgate.testing.fixtures import *  # noqa: F403 - the groundgate_* fixtures users get
 
@@ -29,17 +28,12 @@ RECORD_CLOCK = 1767225600
 """`created` of every recorded offline completion (2026-01-01), so re-recording is byte-stable."""
 
 
-def model_slug(spec: str) -> str:
-    """The cassette folder of a model spec: offline, openai-gpt-4o-mini, azure-my-deployment."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", spec).strip("-")
-
-
 def cassette_models() -> list[str]:
     """The model being recorded, or every model with cassettes (offline first)."""
     chosen = os.environ.get("GROUNDGATE_CASSETTE_MODEL")
     if chosen:
         return [chosen]
-    others = sorted(p.read_text().strip() for p in CASSETTES.glob("*/MODEL"))
+    others = recorded_models(CASSETTES)
     return ["offline", *(m for m in others if m != "offline")]
 
 
@@ -49,6 +43,8 @@ def pytest_recording_configure(config, vcr):
 
 def pytest_generate_tests(metafunc):
     """Each cassette test runs once per recorded model (the others use the `offline` default)."""
+    if "real_model" in metafunc.fixturenames:  # those tests choose their models themselves
+        return
     if "cassette_model" in metafunc.fixturenames and metafunc.definition.get_closest_marker("vcr"):
         models = cassette_models()
         metafunc.parametrize("cassette_model", models, ids=[model_slug(m) for m in models], scope="module")
