@@ -96,7 +96,7 @@ def call_model(
     model_name: str,
     round_no: int = 0,
     tools: Sequence[dict[str, Any]] = (),
-    tool_choice: str | None = None,
+    tool_choice: Sequence[str | dict[str, Any]] = (),
     deadline: float | None = None,
 ) -> ModelCall:
     """Call ``model`` once on ``messages`` (with ``tools`` bound, if any).
@@ -108,9 +108,9 @@ def call_model(
         model_name: The model's name, for the trace.
         round_no: The run's tool round, for the trace.
         tools: OpenAI-style function schemas to bind.
-        tool_choice: ``"required"`` forces a tool call where the provider honours it;
-            a provider that answers the request with an HTTP error is asked once more
-            without it.
+        tool_choice: The ``tool_choice`` values to try in order, e.g. ``("required",
+            {"type": "function", "function": {"name": "search_evidence"}})``: a provider
+            that answers one with an HTTP error is asked with the next, then with none.
         deadline: ``time.time()`` by which the call must return (the run's wall clock).
     """
     started = time.perf_counter()
@@ -122,10 +122,12 @@ def call_model(
         return {**step, **update, "ms": round((time.perf_counter() - started) * 1000, 3)}
 
     try:
-        reply = _invoke(model, messages, tools, tool_choice, deadline)
-        if tool_choice is not None and isinstance(reply, _Rejected):
-            step["tool_choice_rejected"] = reply.error
-            reply = _invoke(model, messages, tools, None, deadline)
+        choices: list[str | dict[str, Any] | None] = [*tool_choice, None]
+        for choice in choices:
+            reply = _invoke(model, messages, tools, choice, deadline)
+            if not isinstance(reply, _Rejected):
+                break
+            step.setdefault("tool_choice_rejected", []).append(reply.error[:200])
         if isinstance(reply, _Rejected):
             raise reply.exc
     except _DeadlinePassed:
@@ -145,10 +147,23 @@ def call_model(
             reply = AIMessage(content="", tool_calls=calls, usage_metadata=reply.usage_metadata,
                               id=reply.id, response_metadata=reply.response_metadata)
             text = ""
+    if calls and not text:
+        reply = _narrated(reply, calls)
     reported = reply.usage_metadata["total_tokens"] if reply.usage_metadata else 0
     tokens = int(reported or 0) or estimate_tokens([*messages, reply], tools)
     step = done(tokens=tokens, tool_calls=[c["name"] for c in calls])
     return ModelCall(reply, text=text, tool_calls=calls, tokens=tokens, step=step)
+
+
+def _narrated(reply: AIMessage, calls: list[ToolCall]) -> AIMessage:
+    """A tool-call reply with one line of text instead of none.
+
+    Sent back in the next prompt, an assistant message with no text has ``content: null``,
+    which some OpenAI-compatible servers (llama-cpp-python's) refuse; the line also says
+    in the trace what the round does, as the offline planner's replies do.
+    """
+    names = ", ".join(dict.fromkeys(c["name"] for c in calls))
+    return reply.model_copy(update={"content": f"Calling {names}.", "tool_calls": calls})
 
 
 @dataclass(frozen=True)
@@ -161,11 +176,12 @@ class _Rejected:
 
 def _invoke(
     model: BaseChatModel, messages: Sequence[BaseMessage], tools: Sequence[dict[str, Any]],
-    tool_choice: str | None, deadline: float | None,
+    tool_choice: str | dict[str, Any] | None, deadline: float | None,
 ) -> AIMessage | _Rejected:
     runnable: Any = model
     if tools:
-        runnable = model.bind_tools(list(tools), **({"tool_choice": tool_choice} if tool_choice else {}))
+        options: dict[str, Any] = {"tool_choice": tool_choice} if tool_choice else {}
+        runnable = model.bind_tools(list(tools), **options)
     if deadline is None:
         return _attempt(runnable, messages, tool_choice)
     remaining = deadline - time.time()
@@ -184,7 +200,7 @@ class _DeadlinePassed(Exception):
     """The run's wall clock ran out before the model replied."""
 
 
-def _attempt(runnable: Any, messages: Sequence[BaseMessage], tool_choice: str | None) -> Any:
+def _attempt(runnable: Any, messages: Sequence[BaseMessage], tool_choice: str | dict[str, Any] | None) -> Any:
     try:
         return runnable.invoke(list(messages))
     except Exception as exc:

@@ -46,6 +46,12 @@ def first_round_calls(question: str, tools: tuple[str, ...], as_of: str | None) 
     return calls
 
 
+def _forced_choices(tools: tuple[str, ...]) -> tuple[str | dict[str, Any], ...]:
+    """How the first call asks for a tool: any tool, else (where "required" is refused) the first search."""
+    search = next((t for t in ("search_evidence", "search_knowledge") if t in tools), tools[0])
+    return ("required", {"type": "function", "function": {"name": search}})
+
+
 def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Ask the model for the next tool calls or the answer."""
     ctx = runtime.context
@@ -60,7 +66,8 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     call = call_model(
         ctx.model, [SystemMessage(system_prompt(ctx.tools)), *history],
         purpose="plan", model_name=ctx.model_name, round_no=rounds, tools=tool_schemas(ctx.tools),
-        tool_choice="required" if first else None, deadline=started_at + ctx.bounds.wall_clock_s,
+        tool_choice=_forced_choices(ctx.tools) if first else (),
+        deadline=started_at + ctx.bounds.wall_clock_s,
     )
     step = dict(call.step)
     update["tokens"] = (state.get("tokens") or 0) + call.tokens
@@ -77,7 +84,8 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
             step["fallback"] = "first_round"
             if call.text:
                 step["discarded_text_chars"] = len(call.text)
-            reply = AIMessage(content="", tool_calls=calls)
+            names = ", ".join(c["name"] for c in calls)
+            reply = AIMessage(content=f"Retrieving first: {names}.", tool_calls=calls)
     if reply is not None:
         update["messages"] = [*update.get("messages", []), reply]
     update["steps"] = [step]

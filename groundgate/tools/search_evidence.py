@@ -44,10 +44,21 @@ def run(args: Args, deps: ToolDeps) -> Envelope:
         )
         for h in hits
     ]
-    return Envelope.of(
-        NAME, results, args=args.model_dump(mode="json"), as_of=as_of,
-        empty_reason=f"no passage matches {args.query!r}" + (f" as of {as_of}" if as_of else ""),
-    )
+    reason = f"no passage matches {args.query!r}" + (f" as of {as_of}" if as_of else "")
+    if not hits and args.kinds:
+        # A filter the model guessed: say which kinds do match, so the next call can correct it.
+        unfiltered = deps.store.search_evidence(
+            args.query, top_k=args.top_k, as_of=as_of, query_vector=vector
+        )
+        reason = kinds_note(reason, args.kinds, [h.kind for h in unfiltered])
+    return Envelope.of(NAME, results, args=args.model_dump(mode="json"), as_of=as_of, empty_reason=reason)
+
+
+def kinds_note(reason: str, asked: list[str], found: list[str]) -> str:
+    """The empty reason of a kind-filtered search, naming the kinds that match without the filter."""
+    kinds = ", ".join(dict.fromkeys(found))
+    note = f"{reason} of kind {', '.join(asked)}"
+    return note + (f"; without that filter, kinds {kinds} match" if kinds else "")
 
 
 SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]

@@ -6,6 +6,7 @@ from pydantic import Field
 
 from groundgate.tools.base import ToolArgs, ToolDeps, ToolSpec
 from groundgate.tools.envelope import Envelope, ResultItem
+from groundgate.tools.search_evidence import kinds_note
 
 NAME = "search_knowledge"
 DESCRIPTION = (
@@ -37,10 +38,11 @@ def run(args: Args, deps: ToolDeps) -> Envelope:
         )
         for h in hits
     ]
-    return Envelope.of(
-        NAME, results, args=args.model_dump(mode="json"),
-        empty_reason=f"no curated knowledge matches {args.query!r}",
-    )
+    reason = f"no curated knowledge matches {args.query!r}"
+    if not hits and args.kinds:
+        unfiltered = deps.store.search_knowledge(args.query, top_k=args.top_k)
+        reason = kinds_note(reason, args.kinds, [h.entity.kind for h in unfiltered])
+    return Envelope.of(NAME, results, args=args.model_dump(mode="json"), empty_reason=reason)
 
 
 SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]

@@ -29,11 +29,13 @@ from groundgate.testing.cassettes import assert_all_played, model_slug, recorded
 CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
 
 QUESTIONS = {q["qid"]: q for q in map(json.loads, bundled_questions().read_text().splitlines())}
-C_QIDS = ["q01", "q02", "q04", "q10", "q11", "q12", "q17", "q21", "q25", "q27", "q30", "q33"]
-"""Single-hop, multi-hop, temporal, contested and unanswerable questions for the full agent."""
-SUBSET = ["q01", "q11", "q21", "q25", "q30", "q33"]
-"""The same kinds, fewer, for the search-box agent and the router."""
-CASES = [("C", q) for q in C_QIDS] + [("B", q) for q in SUBSET] + [("router", q) for q in SUBSET]
+CASES = [
+    ("C", "q01"), ("C", "q04"), ("C", "q11"), ("C", "q21"), ("C", "q25"), ("C", "q30"),
+    ("B", "q02"), ("B", "q27"), ("B", "q33"),
+    ("router", "q10"), ("router", "q26"), ("router", "q31"),
+]
+"""Twelve golden questions across the full agent, the search-box agent and the router: single-hop
+(q01 q02 q04 q10), multi-hop (q11), temporal (q21), contested (q25 q26 q27), unanswerable (q30 q31 q33)."""
 BOUNDS = Bounds(wall_clock_s=900.0)
 """A small model on 2 cores takes minutes; a wall clock tripped while recording would not trip in replay."""
 SETTINGS = {"temperature": 0.0, "timeout_s": 600.0}
