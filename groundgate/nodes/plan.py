@@ -1,9 +1,10 @@
 """plan: the chat model sees the question, the tool contract and the trace so far.
 
 The first round always retrieves, so no model can answer from memory: the first call
-asks the provider to force a tool call (``tool_choice="required"``), and when the model
-still answers without one (or the provider ignores the option), a fixed first round runs
-instead (``first_round_calls``) and the model plans from its results. A failing model
+asks the provider to force a tool call (``tool_choice="required"``, else the first search
+by name), and when the model answers while nothing has been found (it made no call, or
+its calls found nothing), a fixed round runs once instead (``first_round_calls``) and the
+model plans from its results. A failing model
 call ends planning: the run composes from the rounds already finished and says the model
 failed. The run's wall clock is enforced around the call itself.
 """
@@ -77,8 +78,11 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     elif call.error:
         update["model_error"] = {"model": ctx.model_name, "purpose": "plan", "error": call.error}
     reply = call.reply
-    if first and not call.tool_calls and not update.get("bound_tripped"):
-        # Nothing retrieved yet: whatever the model said (or failed to say) is not an answer.
+    found = any(e.get("results") for e in state.get("envelopes") or [])
+    fallen_back = any(s.get("fallback") for s in state.get("steps") or [])
+    if not call.tool_calls and not found and not fallen_back and not update.get("bound_tripped"):
+        # Nothing retrieved yet (no call, or only calls that found nothing): whatever the
+        # model said, or failed to say, is not an answer.
         calls = first_round_calls(state["question"], ctx.tools, state.get("as_of"))
         if calls:
             step["fallback"] = "first_round"

@@ -142,3 +142,28 @@ def test_the_contract_fits_a_small_model():
     assert '"title"' not in text and '"default"' not in text and "anyOf" not in text
     assert question_message("Why?", None) == "Question: Why?"
     assert question_message("Why?", "2026-01-31").endswith("As of: 2026-01-31")
+
+
+def test_a_first_round_that_found_nothing_is_followed_by_the_fixed_round_before_any_answer(bundled_store):
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "subsidence excess",
+                                                                   "kinds": ["no-such-kind"]})]),
+        answer(MEMORY),
+        answer(ANSWER),
+    ])
+    out = build_agent(bundled_store, model).invoke({"question": Q})
+    first, second = _steps(out, "tool")[:2]
+    assert first["results"] == 0 and second["tool"] == "search_evidence" and second["results"] > 0
+    assert [s.get("fallback") for s in _steps(out, "model")] == [None, "first_round", None]
+    assert "clay shrinkage" not in out["answer"]["text"] and "1,000" in out["answer"]["text"]
+
+
+def test_a_filter_that_finds_nothing_says_which_kinds_match(bundled_store):
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "subsidence excess",
+                                                                   "kinds": ["document"]})]),
+        answer(ANSWER),
+    ])
+    build_agent(bundled_store, model).invoke({"question": Q})
+    (reply,) = [m for m in model.calls[1] if isinstance(m, ToolMessage)]
+    assert "without that filter, kinds" in json.loads(reply.content)["reason"]
