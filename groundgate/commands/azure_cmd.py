@@ -12,7 +12,8 @@ from typing import Annotated, cast
 
 import typer
 
-from groundgate.cli import _fail, _parse_date, _print_answer, app, out, print_hits
+from groundgate.cli import _fail, _parse_date, app, out, print_hits
+from groundgate.commands.terminal import print_answer
 from groundgate.errors import GroundgateError
 
 __all__ = ["azure_app"]
@@ -57,9 +58,9 @@ def provision(
             store.close()
     except GroundgateError as exc:
         raise _fail(str(exc)) from None
-    out.print("provisioned " + str(store), markup=False)
+    out.print("provisioned " + str(store))
     for line in made:
-        out.print(f"  {line}", markup=False)
+        out.print(f"  {line}")
 
 
 @azure_app.command()
@@ -128,4 +129,4 @@ def ask(
     if as_json:
         out.print_json(json.dumps(run.to_json(), default=str))
         return
-    _print_answer(run.to_json(), show_trace)
+    print_answer(run.to_json(), show_trace)

@@ -12,6 +12,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from groundgate.cli import _fail, app, err, out
+from groundgate.commands.terminal import styled
 from groundgate.errors import GroundgateError
 from groundgate.settings import Settings
 
@@ -70,7 +71,8 @@ def eval_command(
         with _store_and_questions(dataset, settings, embedder) as (store, questions_file, label):
             questions = load_questions(questions_file, store)
             with Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                TimeElapsedColumn(),
                 console=err, transient=True, disable=not err.is_terminal,
             ) as bar:
                 total = len(specs) * len(chosen) * len(settings_on) * len(questions)
@@ -95,11 +97,12 @@ def eval_command(
             f"{_f(run['tool_calls'], 1)} calls  {_f(run['tokens'], 0)} tokens"
         )
     if summary["blown_gates"]:
-        out.print(f"[bold red]{len(summary['blown_gates'])} blown gates[/]: runs that chose a side "
-                  "on a contested question (listed in the report)")
+        out.print(styled((f"{len(summary['blown_gates'])} blown gates", "bold red"),
+                         ": runs that chose a side on a contested question (listed in the report)"))
     out.print(f"wrote {files.results}, {files.summary}, {files.markdown}, {files.html}")
     if files.plots_skipped:
-        out.print("[yellow]plots skipped:[/] matplotlib is not installed (pip install 'groundgate[eval]')")
+        out.print(styled(("plots skipped:", "yellow"),
+                         " matplotlib is not installed (pip install 'groundgate[eval]')"))
 
 
 def _f(value: float | None, digits: int = 2) -> str:

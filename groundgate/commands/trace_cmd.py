@@ -9,7 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from groundgate.cli import app, err, out
+from groundgate.cli import app, out
+from groundgate.commands.terminal import error, styled
 from groundgate.errors import ConfigError
 
 __all__ = ["show", "trace_app"]
@@ -44,7 +45,7 @@ def show(
     try:
         run = _load(file)
     except ConfigError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
+        error(str(exc))
         raise typer.Exit(2) from None
     if html is not None:
         from groundgate.viz.trace_html import render_run
@@ -62,11 +63,12 @@ def _summary(run: dict[str, Any]) -> None:
 
     steps = run["trace"]["steps"]
     agent = [s for s in steps if s.get("lane", "agent") != "pipeline"]
-    out.print(f"[bold]{run.get('question', '(question not saved)')}[/]")
+    out.print(styled((str(run.get("question", "(question not saved)")), "bold")))
     answer = run["answer"]
-    out.print(answer if isinstance(answer, str) else answer.get("text", ""), markup=False)
+    out.print(answer if isinstance(answer, str) else answer.get("text", ""))
     if any(s.get("kind") == "model" for s in agent):
-        out.print("\n[bold]path[/] " + " → ".join(n.strip("_") for n in graph_path(agent)))
+        out.print()
+        out.print(styled(("path", "bold"), " " + " → ".join(n.strip("_") for n in graph_path(agent))))
     lanes = any(s.get("lane") == "pipeline" for s in steps)
     table = Table(title="Tool calls")
     if lanes:
@@ -88,16 +90,18 @@ def _summary(run: dict[str, Any]) -> None:
         table.add_row(*([step.get("lane", "agent")] if lanes else []), *row)
     out.print(table)
     grounding = run.get("grounding") or {}
-    out.print(
-        f"[bold]grounding[/] {grounding.get('grounded', 0)} grounded, {grounding.get('flagged', 0)} flagged, "
-        f"{grounding.get('removed', 0)} removed"
-    )
+    out.print(styled(
+        ("grounding", "bold"),
+        f" {grounding.get('grounded', 0)} grounded, {grounding.get('flagged', 0)} flagged, "
+        f"{grounding.get('removed', 0)} removed",
+    ))
     for note in run.get("policy_notes") or []:
-        out.print("gate: " + note, markup=False)
+        out.print("gate: " + note)
     bound = run.get("bound_tripped")
     totals = run["trace"].get("totals") or {}
-    out.print(
-        f"[bold]bounds[/] {totals.get('rounds', 0)} rounds · {totals.get('tokens', 0)} tokens · "
-        f"{(run.get('usage') or {}).get('latency_ms', 0):.0f} ms"
-        + (f" · [red]{bound['bound']} tripped ({bound['used']} of {bound['limit']})[/]" if bound else "")
-    )
+    out.print(styled(
+        ("bounds", "bold"),
+        f" {totals.get('rounds', 0)} rounds · {totals.get('tokens', 0)} tokens · "
+        f"{(run.get('usage') or {}).get('latency_ms', 0):.0f} ms",
+        (f" · {bound['bound']} tripped ({bound['used']} of {bound['limit']})" if bound else "", "red"),
+    ))
