@@ -238,7 +238,7 @@ def ask(
     print_answer(result.to_json(), show_trace)
 
 
-def main() -> None:  # pragma: no cover - console entry for `python -m groundgate`
+def main() -> None:  # pragma: no cover - the console script and `python -m groundgate`
     """Run the CLI, turning a developer error into a clean message."""
     try:
         app()
