@@ -45,6 +45,16 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+def check_question_arg(question: str) -> None:
+    """A usage error (exit 2) for a question too short to ask, before anything is opened."""
+    from groundgate.ask import check_question
+
+    try:
+        check_question(question)
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc), param_hint="QUESTION") from None
+
+
 def _parse_date(value: str | None, flag: str) -> date | None:
     if value is None:
         return None
@@ -193,6 +203,7 @@ def ask(
     from groundgate.ask import ask as run_ask
     from groundgate.graph.context import Bounds
 
+    check_question_arg(question)
     mode = mode or ("agent" if save_run is not None else "auto")
     if mode not in MODES:
         raise _fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")

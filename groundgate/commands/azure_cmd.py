@@ -12,7 +12,7 @@ from typing import Annotated, cast
 
 import typer
 
-from groundgate.cli import _fail, _parse_date, app, out, print_hits
+from groundgate.cli import _fail, _parse_date, app, check_question_arg, out, print_hits
 from groundgate.commands.terminal import print_answer
 from groundgate.errors import GroundgateError
 
@@ -109,6 +109,7 @@ def ask(
     from groundgate.graph.context import Bounds
     from groundgate.settings import Settings
 
+    check_question_arg(question)
     if mode not in AGENT_MODES:
         raise _fail(f"--mode must be one of {', '.join(AGENT_MODES)}, not {mode!r}")
     _parse_date(as_of, "--as-of")
