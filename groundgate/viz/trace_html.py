@@ -124,16 +124,11 @@ def _hits(step: Mapping[str, Any], limit: int = 5) -> str:
 
 
 def _graph_svg(path: list[str]) -> str:
-    try:
-        from groundgate.viz.draw import agent_wiring
-        from groundgate.viz.layout import layout_graph
-        from groundgate.viz.svg import render_svg
-    except ImportError:  # pragma: no cover
-        return ""
-    try:
-        layout = layout_graph(agent_wiring().get_graph())
-    except ConfigError:
-        return '<p class="empty">install grandalf (groundgate[draw]) to draw the graph here</p>'
+    from groundgate.viz.draw import agent_wiring
+    from groundgate.viz.layout import layout_graph
+    from groundgate.viz.svg import render_svg
+
+    layout = layout_graph(agent_wiring().get_graph())
     visits = Counter(path)
     edges = Counter(zip(path, path[1:], strict=False))
     return render_svg(layout, visits=visits, hot_edges=edges, title="The run's path through the agent graph")

@@ -58,3 +58,18 @@ def test_building_telemetry_without_the_sdk_is_a_config_error(monkeypatch):
         make_telemetry("console")
     with pytest.raises(ConfigError):
         Telemetry()
+
+
+def test_svg_ascii_and_the_run_page_graph_need_no_extra(monkeypatch, tmp_path):
+    _uninstall(monkeypatch, "grandalf", "PIL")
+    svg = runner.invoke(app, ["graph", "--format", "svg", "--output", str(tmp_path / "agent.svg")])
+    assert svg.exit_code == 0, svg.output
+    assert (tmp_path / "agent.svg").read_text().count('class="node') == 8
+    ascii_art = runner.invoke(app, ["graph", "--format", "ascii"])
+    assert ascii_art.exit_code == 0, ascii_art.output
+    assert "| tool_call |" in ascii_art.output and "| grounding_check |" in ascii_art.output
+
+    from groundgate.viz.trace_html import render_run
+
+    page = render_run({"answer": "x", "trace": {"steps": [{"kind": "model", "round": 0, "tool_calls": []}]}})
+    assert page.count("<svg") == 1
