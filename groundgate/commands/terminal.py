@@ -9,12 +9,16 @@ brackets inside a string.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rich import box
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
-__all__ = ["err", "error", "out", "print_answer", "styled"]
+__all__ = ["err", "error", "out", "print_answer", "styled", "tool_table"]
 
 out = Console(highlight=False, soft_wrap=True, markup=False, emoji=False)
 """Standard output: answers, tables, summaries."""
@@ -57,15 +61,48 @@ def print_answer(data: dict[str, Any], show_trace: bool) -> None:
                if signals else "; no escalation signal")
         out.print(styled((f"answered by {lane}{why}", "dim")))
     if show_trace:
-        import json
+        out.print(tool_table(data["trace"]["steps"]))
 
-        from rich.table import Table
 
-        table = Table("round", "tool", "arguments", "results", "ms", "error", title="Tool calls")
-        for step in data["trace"]["steps"]:
-            if step["kind"] != "tool":
-                continue
-            args = json.dumps({k: v for k, v in step["args"].items() if v not in (None, [], "")})
-            table.add_row(str(step["round"]), step["tool"], args, str(step["results"]),
-                          f"{step['ms']:.1f}", step.get("error") or "")
-        out.print(table)
+def _value(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str | list | dict) else str(value)
+
+
+def _arguments(step: Mapping[str, Any]) -> Text:
+    """One ``name=value`` line per argument given, then the call's error or insufficient flag."""
+    args = {k: v for k, v in (step.get("args") or {}).items() if v not in (None, [], "", {})}
+    cell = Text("\n".join(f"{k}={_value(v)}" for k, v in args.items()) or "(defaults)")
+    if step.get("error"):
+        cell.append("\nerror: " + str(step["error"]), style="red")
+    elif step.get("insufficient"):
+        cell.append("\ninsufficient", style="yellow")
+    return cell
+
+
+def tool_table(steps: Iterable[Mapping[str, Any]]) -> Table:
+    """The tool calls of a run, one row each, readable at 80 columns.
+
+    A ``lane`` column appears when lane A (the fixed pipeline) ran, so its calls and the
+    agent's are told apart; arguments wrap in the one flexible column, one per line.
+    """
+    tools = [s for s in steps if s.get("kind") == "tool"]
+    lanes = any(s.get("lane") == "pipeline" for s in tools)
+    table = Table(
+        title="Tool calls", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, collapse_padding=True,
+        caption="lane A: the fixed pipeline · agent: the agent's own calls" if lanes else None,
+    )
+    if lanes:
+        table.add_column("lane", no_wrap=True)
+    table.add_column("round", justify="right", no_wrap=True)
+    table.add_column("tool", no_wrap=True)
+    table.add_column("arguments", overflow="fold", ratio=1, min_width=16)
+    for name in ("hits", "top", "ms"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for step in tools:
+        hits = step.get("hits") or []
+        row = [Text(str(step.get("round", ""))), Text(str(step.get("tool", ""))), _arguments(step),
+               Text(str(step.get("results", ""))), Text(f"{float(hits[0]['score']):.2f}" if hits else ""),
+               Text(f"{float(step.get('ms') or 0):.1f}")]
+        lane = [Text("A" if step.get("lane") == "pipeline" else "agent")] if lanes else []
+        table.add_row(*lane, *row)
+    return table
