@@ -29,7 +29,7 @@ from groundgate.tools.registry import ALL_TOOLS, execute
 if TYPE_CHECKING:
     from groundgate.telemetry import Telemetry
 
-__all__ = ["MODES", "RunResult", "ask"]
+__all__ = ["MIN_QUESTION_CHARS", "MODES", "RunResult", "ask", "check_question"]
 
 Mode = Literal["auto", "pipeline", "agent", "search-agent"]
 MODES: dict[str, tuple[str, ...]] = {
@@ -39,6 +39,24 @@ MODES: dict[str, tuple[str, ...]] = {
     "search-agent": ("search_evidence",),
 }
 """Each mode and the tools it may call (``auto`` may escalate to the full agent)."""
+
+MIN_QUESTION_CHARS = 2
+"""The shortest question, in characters other than white space (what a search needs)."""
+
+
+def check_question(question: str) -> None:
+    """Refuse a question too short to search for, before any store or model is opened.
+
+    Raises:
+        ConfigError: ``question`` is empty, white space, or one character.
+    """
+    if len(question.strip()) < MIN_QUESTION_CHARS:
+        raise ConfigError(
+            f"the question is empty; ask it in words (at least {MIN_QUESTION_CHARS} characters)"
+            if not question.strip() else
+            f"the question {question.strip()!r} is too short; ask it in words "
+            f"(at least {MIN_QUESTION_CHARS} characters)"
+        )
 
 
 @dataclass(frozen=True)
@@ -110,8 +128,9 @@ def ask(
     otherwise ``settings`` name the embedded store.
 
     Raises:
-        ConfigError: An unknown mode, or ``deep`` with ``pipeline``.
+        ConfigError: An unknown mode, ``deep`` with ``pipeline``, or an empty question.
     """
+    check_question(question)
     if mode not in MODES:
         raise ConfigError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     if deep and mode == "pipeline":

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
+from groundgate.commands.terminal import err, error, out, print_answer
 from groundgate.errors import ConfigError, CorpusError, GroundgateError
 from groundgate.settings import Settings
 
-__all__ = ["app"]
+__all__ = ["app", "err", "out"]
 
 app = typer.Typer(
     name="groundgate",
@@ -24,8 +24,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 StoreOpt = Annotated[
     Path | None,
@@ -43,8 +41,18 @@ def _settings(store: Path | None = None) -> Settings:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}")
+    error(message)
     return typer.Exit(code)
+
+
+def check_question_arg(question: str) -> None:
+    """A usage error (exit 2) for a question too short to ask, before anything is opened."""
+    from groundgate.ask import check_question
+
+    try:
+        check_question(question)
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc), param_hint="QUESTION") from None
 
 
 def _parse_date(value: str | None, flag: str) -> date | None:
@@ -98,7 +106,8 @@ def ingest(
             target = SQLiteStore.from_path(store)
             target.setup()
         with Progress(
-            TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+            TextColumn("{task.description}", markup=False), BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
             TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal,
         ) as bar:
             tasks: dict[str, TaskID] = {}
@@ -158,8 +167,8 @@ def print_hits(hits: list, *, as_json: bool) -> None:
     if not hits:
         out.print("No articles matched.")
         return
-    for hit in hits:  # markup off: a title may contain square brackets
-        out.print(f"[{hit.score:.2f}] {hit.title} ({hit.kind}) {hit.doc_id}", markup=False)
+    for hit in hits:
+        out.print(f"[{hit.score:.2f}] {hit.title} ({hit.kind}) {hit.doc_id}")
 
 
 @app.command()
@@ -194,6 +203,7 @@ def ask(
     from groundgate.ask import ask as run_ask
     from groundgate.graph.context import Bounds
 
+    check_question_arg(question)
     mode = mode or ("agent" if save_run is not None else "auto")
     if mode not in MODES:
         raise _fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -237,49 +247,17 @@ def ask(
     if as_json:
         out.print_json(json.dumps(data, default=str))
     else:
-        _print_answer(data, show_trace)
+        print_answer(data, show_trace)
     if data["model_error"]:  # the answer says so; the exit code tells a script the model is down
         raise typer.Exit(1)
 
 
-def _print_answer(data: dict, show_trace: bool) -> None:
-    from rich.table import Table
-
-    out.print(data["answer"])
-    if data["citations"]:
-        out.print("\n[bold]Sources[/]")
-        for c in data["citations"]:
-            out.print(f"  {c['source_id']}  {c['title']}")
-    if data["bound_tripped"]:
-        b = data["bound_tripped"]
-        out.print(f"\n[yellow]bound tripped:[/] {b['bound']} ({b['used']} of {b['limit']})")
-    usage = data["usage"]
-    out.print(
-        f"\n[dim]{data['mode']} · {data['model']} · {usage['tool_calls']} tool calls · "
-        f"{usage['tokens']} tokens · {usage['latency_ms']:.0f} ms[/]"
-    )
-    if data.get("escalation") is not None:
-        signals = data["escalation"]["signals"]
-        out.print(f"[dim]answered by {'lane A (pipeline)' if data['lane'] == 'pipeline' else 'the agent'}"
-                  + ("; escalated: " + "; ".join(f"{s['signal']} ({s['reason']})" for s in signals) if signals
-                     else "; no escalation signal") + "[/]")
-    if show_trace:
-        table = Table("round", "tool", "arguments", "results", "ms", "error", title="Tool calls")
-        for step in data["trace"]["steps"]:
-            if step["kind"] != "tool":
-                continue
-            args = json.dumps({k: v for k, v in step["args"].items() if v not in (None, [], "")})
-            table.add_row(str(step["round"]), step["tool"], args, str(step["results"]),
-                          f"{step['ms']:.1f}", step.get("error") or "")
-        out.print(table)
-
-
-def main() -> None:  # pragma: no cover - console entry for `python -m groundgate`
+def main() -> None:  # pragma: no cover - the console script and `python -m groundgate`
     """Run the CLI, turning a developer error into a clean message."""
     try:
         app()
     except ConfigError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
+        error(str(exc))
         sys.exit(2)
 
 

@@ -7,6 +7,12 @@ from groundgate.knowledge.embedded.store import SQLiteStore
 from groundgate.testing.conformance import conformance_corpus
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "pypi: installs groundgate into a fresh venv with pip, which reaches PyPI (subprocess)"
+    )
+
+
 @pytest.fixture
 def mini_corpus(tmp_path) -> Path:
     """A writable copy of the small library corpus."""

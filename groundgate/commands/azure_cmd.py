@@ -12,7 +12,8 @@ from typing import Annotated, cast
 
 import typer
 
-from groundgate.cli import _fail, _parse_date, _print_answer, app, out, print_hits
+from groundgate.cli import _fail, _parse_date, app, check_question_arg, out, print_hits
+from groundgate.commands.terminal import print_answer
 from groundgate.errors import GroundgateError
 
 __all__ = ["azure_app"]
@@ -57,9 +58,9 @@ def provision(
             store.close()
     except GroundgateError as exc:
         raise _fail(str(exc)) from None
-    out.print("provisioned " + str(store), markup=False)
+    out.print("provisioned " + str(store))
     for line in made:
-        out.print(f"  {line}", markup=False)
+        out.print(f"  {line}")
 
 
 @azure_app.command()
@@ -108,6 +109,7 @@ def ask(
     from groundgate.graph.context import Bounds
     from groundgate.settings import Settings
 
+    check_question_arg(question)
     if mode not in AGENT_MODES:
         raise _fail(f"--mode must be one of {', '.join(AGENT_MODES)}, not {mode!r}")
     _parse_date(as_of, "--as-of")
@@ -128,4 +130,4 @@ def ask(
     if as_json:
         out.print_json(json.dumps(run.to_json(), default=str))
         return
-    _print_answer(run.to_json(), show_trace)
+    print_answer(run.to_json(), show_trace)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -10,8 +11,10 @@ from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 from groundgate.cli import _fail, app, err, out
+from groundgate.commands.terminal import styled
 from groundgate.errors import GroundgateError
 from groundgate.settings import Settings
 
@@ -74,7 +77,8 @@ def eval_command(
         with _store_and_questions(dataset, settings, embedder) as (store, questions_file, label):
             questions = load_questions(questions_file, store)
             with Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                TimeElapsedColumn(),
                 console=err, transient=True, disable=not err.is_terminal,
             ) as bar:
                 total = len(specs) * len(chosen) * len(settings_on) * len(questions)
@@ -99,11 +103,26 @@ def eval_command(
             f"{_f(run['tool_calls'], 1)} calls  {_f(run['tokens'], 0)} tokens"
         )
     if summary["blown_gates"]:
-        out.print(f"[bold red]{len(summary['blown_gates'])} blown gates[/]: runs that chose a side "
-                  "on a contested question (listed in the report)")
+        out.print(_blown_gates(summary["blown_gates"]))
     out.print(f"wrote {files.results}, {files.summary}, {files.markdown}, {files.html}")
     if files.plots_skipped:
-        out.print("[yellow]plots skipped:[/] matplotlib is not installed (pip install 'groundgate[eval]')")
+        out.print(styled(("plots skipped:", "yellow"),
+                         " matplotlib is not installed (pip install 'groundgate[eval]')"))
+
+
+def _blown_gates(gates: list[dict[str, Any]]) -> Text:
+    """``N blown gates``, and which runs they come from, policies on first (those are the alarm)."""
+    by_policies: dict[str, Counter[str]] = {}
+    for gate in gates:
+        by_policies.setdefault(gate["policies"], Counter())[gate["key"]] += 1
+    parts = [
+        f"{sum(runs.values())} with policies {policies} ("
+        + ", ".join(f"{key} {n}" for key, n in runs.items()) + ")"
+        for policies, runs in sorted(by_policies.items(), key=lambda item: item[0] != "on")
+    ]
+    where = ("all " + parts[0]) if len(parts) == 1 else "; ".join(parts)
+    return styled((f"{len(gates)} blown gates", "bold red"),
+                  f": runs that chose a side on a contested question, {where}; listed in the report")
 
 
 def _f(value: float | None, digits: int = 2) -> str:

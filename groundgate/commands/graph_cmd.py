@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from groundgate.cli import app, err
+from groundgate.commands.terminal import error
 from groundgate.errors import ConfigError
 
 __all__ = ["graph"]
@@ -31,7 +32,7 @@ def graph(
         compiled = load_graph(target) if target else agent_wiring()
         drawn = draw_graph(compiled, fmt, xray=xray)
     except ConfigError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
+        error(str(exc))
         raise typer.Exit(2) from None
     if output is not None:
         if isinstance(drawn, bytes):
@@ -41,7 +42,7 @@ def graph(
         err.print(f"wrote {output}")
     elif isinstance(drawn, bytes):
         if sys.stdout.isatty():
-            err.print("[bold red]error:[/] PNG is binary: give --output FILE or redirect stdout")
+            error("PNG is binary: give --output FILE or redirect stdout")
             raise typer.Exit(2)
         sys.stdout.buffer.write(drawn)
     else:

@@ -8,6 +8,7 @@ import typer
 
 from groundgate.cli import StoreOpt, _settings, err
 from groundgate.cli import app as cli_app
+from groundgate.commands.terminal import error
 from groundgate.errors import GroundgateError
 
 __all__ = ["mcp"]
@@ -22,14 +23,14 @@ def mcp(
 ) -> None:
     """Serve the eight read-only tools over MCP, with their schemas and the structured envelope."""
     if transport not in ("stdio", "http"):
-        err.print(f"[bold red]error:[/] --transport must be stdio or http, not {transport!r}")
+        error(f"--transport must be stdio or http, not {transport!r}")
         raise typer.Exit(2)
     try:
         import anyio
 
         from groundgate.mcp.server import make_server, serve_http, serve_stdio
     except ImportError:
-        err.print("[bold red]error:[/] groundgate mcp needs the mcp extra: pip install 'groundgate[mcp]'")
+        error("groundgate mcp needs the mcp extra: pip install 'groundgate[mcp]'")
         raise typer.Exit(2) from None
     from groundgate.knowledge.default import open_store
     from groundgate.knowledge.embed import make_embedder
@@ -39,7 +40,7 @@ def mcp(
         embedder = make_embedder(settings.embedder)
         opened = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
     except GroundgateError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
+        error(str(exc))
         raise typer.Exit(2) from None
     server = make_server(opened, embedder=embedder)
     try:

@@ -53,9 +53,9 @@ def replay(
     if as_json:
         out.print_json(json.dumps({"store": where, "tool_calls": calls, **diff.to_json()}))
     elif diff.same:
-        out.print(f"replay: same results, citations and answer {summary}", markup=False)
+        out.print(f"replay: same results, citations and answer {summary}")
     else:
-        out.print(f"replay: differs from the recording {summary}", markup=False)
+        out.print(f"replay: differs from the recording {summary}")
         for line in diff.lines():
-            out.print(line, markup=False)
+            out.print(line)
     raise typer.Exit(0 if diff.same else 1)

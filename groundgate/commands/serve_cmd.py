@@ -7,12 +7,13 @@ from typing import Annotated
 import typer
 
 from groundgate.cli import app, err, out
+from groundgate.commands.terminal import error
 
 __all__ = ["serve_model"]
 
 
 def _log(line: str) -> None:
-    err.print(line, markup=False, highlight=False)
+    err.print(line)
 
 
 @app.command("serve-model")
@@ -28,7 +29,7 @@ def serve_model(
     try:
         server = ModelServer(host, port, model_id=model_id, log=None if quiet else _log)
     except OSError as exc:
-        err.print(f"[bold red]error:[/] cannot listen on {host}:{port}: {exc.strerror or exc}")
+        error(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
         raise typer.Exit(2) from None
     out.print(
         f"serving the offline planner at {server.base_url} (model {model_id!r})\n"

@@ -9,7 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from groundgate.cli import app, err, out
+from groundgate.cli import app, out
+from groundgate.commands.terminal import error, styled, tool_table
 from groundgate.errors import ConfigError
 
 __all__ = ["show", "trace_app"]
@@ -44,7 +45,7 @@ def show(
     try:
         run = _load(file)
     except ConfigError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
+        error(str(exc))
         raise typer.Exit(2) from None
     if html is not None:
         from groundgate.viz.trace_html import render_run
@@ -56,48 +57,32 @@ def show(
 
 
 def _summary(run: dict[str, Any]) -> None:
-    from rich.table import Table
-
-    from groundgate.viz.trace_html import graph_path
+    from groundgate.viz.trace_html import graph_path, verdict_counts
 
     steps = run["trace"]["steps"]
     agent = [s for s in steps if s.get("lane", "agent") != "pipeline"]
-    out.print(f"[bold]{run.get('question', '(question not saved)')}[/]")
+    # Prose wraps at the terminal's width between words (soft_wrap off), not mid-word.
+    out.print(styled((str(run.get("question", "(question not saved)")), "bold")), soft_wrap=False)
     answer = run["answer"]
-    out.print(answer if isinstance(answer, str) else answer.get("text", ""), markup=False)
+    out.print(answer if isinstance(answer, str) else answer.get("text", ""), soft_wrap=False)
     if any(s.get("kind") == "model" for s in agent):
-        out.print("\n[bold]path[/] " + " → ".join(n.strip("_") for n in graph_path(agent)))
-    lanes = any(s.get("lane") == "pipeline" for s in steps)
-    table = Table(title="Tool calls")
-    if lanes:
-        table.add_column("lane", no_wrap=True)
-    table.add_column("round", justify="right")
-    table.add_column("tool", no_wrap=True)
-    table.add_column("arguments", overflow="fold", ratio=1)
-    for name in ("results", "top score", "ms"):
-        table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("flags")
-    for step in steps:
-        if step.get("kind") != "tool":
-            continue
-        args = json.dumps({k: v for k, v in (step.get("args") or {}).items() if v not in (None, [], "")})
-        hits = step.get("hits") or []
-        flags = ", ".join(flag for flag in ("insufficient", "error") if step.get(flag))
-        row = [str(step.get("round")), step.get("tool", ""), args, str(step.get("results", "")),
-               f"{hits[0]['score']:.2f}" if hits else "", f"{float(step.get('ms') or 0):.1f}", flags]
-        table.add_row(*([step.get("lane", "agent")] if lanes else []), *row)
-    out.print(table)
-    grounding = run.get("grounding") or {}
-    out.print(
-        f"[bold]grounding[/] {grounding.get('grounded', 0)} grounded, {grounding.get('flagged', 0)} flagged, "
-        f"{grounding.get('removed', 0)} removed"
-    )
+        out.print()
+        out.print(styled(("path", "bold"), " " + " → ".join(n.strip("_") for n in graph_path(agent))),
+                  soft_wrap=False)
+    out.print(tool_table(steps))
+    counts = verdict_counts(run)
+    out.print(styled(
+        ("grounding", "bold"),
+        f" {counts['grounded']} grounded, {counts['flagged']} flagged, {counts['removed']} removed"
+        + (f" ({counts['withheld']} of them withheld by the gate)" if counts["withheld"] else ""),
+    ))
     for note in run.get("policy_notes") or []:
-        out.print("gate: " + note, markup=False)
+        out.print("gate: " + note, soft_wrap=False)
     bound = run.get("bound_tripped")
     totals = run["trace"].get("totals") or {}
-    out.print(
-        f"[bold]bounds[/] {totals.get('rounds', 0)} rounds · {totals.get('tokens', 0)} tokens · "
-        f"{(run.get('usage') or {}).get('latency_ms', 0):.0f} ms"
-        + (f" · [red]{bound['bound']} tripped ({bound['used']} of {bound['limit']})[/]" if bound else "")
-    )
+    out.print(styled(
+        ("bounds", "bold"),
+        f" {totals.get('rounds', 0)} rounds · {totals.get('tokens', 0)} tokens · "
+        f"{(run.get('usage') or {}).get('latency_ms', 0):.0f} ms",
+        (f" · {bound['bound']} tripped ({bound['used']} of {bound['limit']})" if bound else "", "red"),
+    ))

@@ -64,9 +64,10 @@ def _run_summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 def blown_gates(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every contested question on which a run chose a side, in row order."""
+    """Every contested question on which a run chose a side, in row order, with the run's configuration."""
     return [
-        {"key": r["key"], "qid": r["qid"], "question": r["question"], "detail": r["refusal_detail"]}
+        {"key": r["key"], "config": r["config"], "policies": r["policies"], "model": r["model"],
+         "qid": r["qid"], "question": r["question"], "detail": r["refusal_detail"]}
         for r in rows
         if r["refusal"] == "chose_side"
     ]

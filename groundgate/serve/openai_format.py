@@ -88,21 +88,29 @@ def _text(content: Any, where: str) -> str:
 
 
 def _tool_calls(raw: Any, where: str) -> list[dict[str, Any]]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise InvalidRequest(f"{where}.tool_calls must be a list", param=f"{where}.tool_calls")
     calls = []
-    for i, call in enumerate(raw or []):
+    for i, call in enumerate(raw):
         fn = call.get("function") if isinstance(call, dict) else None
-        if not isinstance(fn, dict) or not fn.get("name"):
+        if not isinstance(fn, dict) or not fn.get("name") or not isinstance(fn["name"], str):
             raise InvalidRequest(f"{where}.tool_calls[{i}] needs function.name", param=f"{where}.tool_calls")
+        call_id, arguments = call.get("id"), fn.get("arguments") or "{}"
+        if not isinstance(arguments, str) or not isinstance(call_id, str | None):
+            raise InvalidRequest(f"{where}.tool_calls[{i}]: id and function.arguments are strings",
+                                 param=f"{where}.tool_calls")
         try:
-            args = json.loads(fn.get("arguments") or "{}")
-        except ValueError:
+            args = json.loads(arguments)
+        except (ValueError, RecursionError):
             raise InvalidRequest(
                 f"{where}.tool_calls[{i}].function.arguments is not valid JSON", param=f"{where}.tool_calls"
             ) from None
         if not isinstance(args, dict):
             raise InvalidRequest(f"{where}.tool_calls[{i}].function.arguments must be a JSON object",
                                  param=f"{where}.tool_calls")
-        calls.append({"name": fn["name"], "args": args, "id": call.get("id") or f"call_{i}",
+        calls.append({"name": fn["name"], "args": args, "id": call_id or f"call_{i}",
                       "type": "tool_call"})
     return calls
 
@@ -120,7 +128,7 @@ def _message(raw: Any, index: int) -> BaseMessage:
         return AIMessage(content=_text(raw.get("content"), where),
                          tool_calls=_tool_calls(raw.get("tool_calls"), where))
     if role == "tool":
-        if not raw.get("tool_call_id"):
+        if not raw.get("tool_call_id") or not isinstance(raw["tool_call_id"], str):
             raise InvalidRequest(f"{where}: a tool message needs tool_call_id", param=where)
         return ToolMessage(content=_text(raw.get("content"), where), tool_call_id=raw["tool_call_id"])
     raise InvalidRequest(f"{where}: unsupported role {role!r}", param=f"{where}.role")

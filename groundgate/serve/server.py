@@ -12,11 +12,19 @@ Routes: ``POST /v1/chat/completions`` (plain JSON, or server-sent events with
 ``"stream": true``), ``GET /v1/models`` and ``GET /v1/models/{id}``. The ``/v1`` prefix
 is optional. Errors come back as OpenAI error objects, so clients raise their usual
 ``BadRequestError`` / ``NotFoundError``.
+
+What it refuses, before the model sees anything: a ``Host`` other than the loopback names
+when it listens on loopback (421, as the MCP HTTP server does, against DNS rebinding); a
+body that is not ``application/json`` (415); no ``Content-Length`` (411); a body over
+``MAX_BODY_BYTES`` (413); a body that is not JSON or nests deeper than ``MAX_JSON_DEPTH``
+(400). Each connection has its own thread, and the listen queue holds ``LISTEN_BACKLOG``
+connections, so a burst of clients waits instead of being reset.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import sys
 import threading
@@ -34,14 +42,46 @@ __all__ = ["ModelServer"]
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
 """Requests larger than this are refused (413)."""
+MAX_JSON_DEPTH = 64
+"""Request bodies nested deeper than this (arrays and objects) are refused (400)."""
+LISTEN_BACKLOG = 128
+"""Connections the kernel queues while every thread is busy accepting (the stdlib's is 5)."""
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+"""The ``Host`` names a server listening on loopback answers to."""
+
+
+def _depth(value: Any) -> int:
+    """How deeply arrays and objects nest in a parsed JSON value (iteratively: no recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, level)
+        if level <= MAX_JSON_DEPTH:  # past the limit, the answer is already known
+            stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = LISTEN_BACKLOG
     model: BaseChatModel
     model_id: str
     clock: Callable[[], int]
     log: Callable[[str], None] | None
+    allowed_hosts: frozenset[str] | None
+    """``Host`` header values answered; ``None`` answers any (not listening on loopback)."""
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that hangs up on a kept-alive connection is normal, not an error to print."""
@@ -64,8 +104,38 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(data)
+
+    def _check_host(self) -> None:
+        allowed = self.server.allowed_hosts
+        if allowed is not None and (self.headers.get("Host") or "").lower() not in allowed:
+            self.close_connection = True  # a request for another site: read no more from this client
+            raise InvalidRequest("this server does not answer for that Host", status=421,
+                                 code="misdirected_request")
+
+    def _check_content_type(self) -> None:
+        media = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+        if media != "application/json":
+            self.close_connection = True  # the body is left unread
+            raise InvalidRequest(
+                f"the request body must be application/json, not {media or 'untyped'}", status=415,
+                code="unsupported_media_type",
+            )
+
+    def _parse_json(self, raw: bytes) -> Any:
+        try:
+            body = json.loads(raw)
+        except RecursionError:
+            body = None  # nested past what the parser can hold: deeper than any limit
+        except ValueError:
+            raise InvalidRequest("the request body is not valid JSON") from None
+        else:
+            if _depth(body) <= MAX_JSON_DEPTH:
+                return body
+        raise InvalidRequest(f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
 
     def _send_error(self, exc: InvalidRequest) -> None:
         self._send_json(exc.status, exc.body())
@@ -88,6 +158,11 @@ class _Handler(BaseHTTPRequestHandler):
     # --- routes -------------------------------------------------------------------------
     def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
         """``/v1/models`` and ``/v1/models/{id}``."""
+        try:
+            self._check_host()
+        except InvalidRequest as exc:
+            self._send_error(exc)
+            return
         route = self._route()
         card = {"id": self.server.model_id, "object": "model", "created": 0, "owned_by": "groundgate"}
         if route == "/models":
@@ -102,19 +177,22 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
         """``/v1/chat/completions``."""
         try:
+            self._check_host()
+            self._check_content_type()
             raw = self._read_body()
             if self._route() != "/chat/completions":
                 raise InvalidRequest(f"no route POST {self.path}", status=404)
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                raise InvalidRequest("the request body is not valid JSON") from None
+            body = self._parse_json(raw)
             request = parse_request(body)
             if request.model != self.server.model_id:
                 raise self._unknown_model(request.model)
             reply = self._answer(request.messages, request.tools)
         except InvalidRequest as exc:
             self._send_error(exc)
+            return
+        except Exception as exc:  # a request nobody foresaw: a 500 the client can read, not a dropped socket
+            self.log_error("unexpected %s handling POST %s: %s", type(exc).__name__, self.path, exc)
+            self._send_error(InvalidRequest(f"the server failed: {type(exc).__name__}", status=500))
             return
         completion_id = "chatcmpl-" + hashlib.sha256(
             json.dumps(body, sort_keys=True).encode()
@@ -188,6 +266,11 @@ class ModelServer:
 
             model = OfflinePlanner()
         self._httpd = _HTTPServer((host, port), _Handler)
+        bound = self.port
+        self._httpd.allowed_hosts = (
+            frozenset(name + suffix for name in LOOPBACK_NAMES for suffix in ("", f":{bound}"))
+            if _loopback(host) else None
+        )
         self._httpd.model = model
         self._httpd.model_id = model_id
         self._httpd.clock = clock or (lambda: int(time.time()))

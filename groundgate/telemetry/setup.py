@@ -19,17 +19,18 @@ import sys
 from importlib import metadata
 from typing import TYPE_CHECKING, Any, Literal
 
-from opentelemetry import trace
-from opentelemetry.trace import Tracer, TracerProvider
-
 from groundgate.errors import ConfigError
 
 if TYPE_CHECKING:
+    from opentelemetry.trace import Tracer, TracerProvider
+
     from groundgate.graph.context import ToolRunner
     from groundgate.knowledge.port import KnowledgeStore
     from groundgate.telemetry.callbacks import AgentSpans
 
 __all__ = ["EXPORTERS", "Exporter", "Telemetry", "make_telemetry"]
+
+_NEEDS_OTEL = "telemetry needs the OpenTelemetry SDK: pip install 'groundgate[otel]'"
 
 Exporter = Literal["none", "console", "otlp", "azure"]
 EXPORTERS: tuple[str, ...] = ("none", "console", "otlp", "azure")
@@ -53,6 +54,10 @@ class Telemetry:
     """
 
     def __init__(self, tracer_provider: TracerProvider | None = None, *, record_content: bool = True) -> None:
+        try:  # imported here: a base install (no otel extra) can import this module and be told why
+            from opentelemetry import trace
+        except ImportError as exc:
+            raise ConfigError(_NEEDS_OTEL) from exc
         self.provider = tracer_provider
         self.record_content = record_content
         self.tracer: Tracer = (tracer_provider or trace.get_tracer_provider()).get_tracer(
@@ -107,7 +112,7 @@ def make_telemetry(
             SimpleSpanProcessor,
         )
     except ImportError as exc:
-        raise ConfigError("telemetry needs the OpenTelemetry SDK: pip install 'groundgate[otel]'") from exc
+        raise ConfigError(_NEEDS_OTEL) from exc
     provider = SdkTracerProvider(resource=Resource.create({"service.name": service_name}))
     processor: Any
     if exporter == "console":

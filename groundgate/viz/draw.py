@@ -68,10 +68,9 @@ def draw_graph(graph: Any, fmt: str = "mermaid", *, xray: bool = False) -> str |
     if fmt == "mermaid":
         return str(drawable.draw_mermaid())
     if fmt == "ascii":
-        try:
-            return str(drawable.draw_ascii())
-        except ImportError as exc:
-            raise ConfigError("ASCII drawing needs grandalf: pip install 'groundgate[draw]'") from exc
+        from groundgate.viz.ascii import render_ascii
+
+        return render_ascii(drawable)
     from groundgate.viz.layout import layout_graph
 
     layout = layout_graph(drawable)

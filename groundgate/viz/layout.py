@@ -1,13 +1,13 @@
-"""A layered layout of a LangGraph drawable graph, for the SVG and PNG renderers."""
+"""A layered layout of a LangGraph drawable graph, for the SVG and PNG renderers (pure Python)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from groundgate.errors import ConfigError
+from groundgate.viz.layered import place
 
-__all__ = ["Box", "Layout", "Route", "layout_graph"]
+__all__ = ["Box", "Layout", "Route", "layout_graph", "node_label"]
 
 CHAR_W = 7.6
 """Approximate width of one character of the label font (px)."""
@@ -17,6 +17,8 @@ X_SPACE = 36.0
 Y_SPACE = 64.0
 MARGIN = 24.0
 CLUSTER_PAD = 16.0
+BEND_W = 8.0
+"""The width a long edge takes in each layer it crosses."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,8 @@ class Layout:
     height: float
 
 
-def _label(node: Any) -> str:
+def node_label(node: Any) -> str:
+    """The text in a node's box: its name, with ``start`` and ``end`` for the two terminals."""
     name = getattr(node, "name", None) or str(node.id)
     return "start" if name == "__start__" else "end" if name == "__end__" else name
 
@@ -68,69 +71,32 @@ def _cluster(node_id: str) -> str | None:
 
 def layout_graph(graph: Any) -> Layout:
     """Lay out a ``langchain_core`` drawable graph (``compiled.get_graph(xray=...)``)."""
-    try:
-        from grandalf.graphs import Edge, Graph, Vertex
-        from grandalf.layouts import SugiyamaLayout
-        from grandalf.routing import route_with_lines
-    except ImportError as exc:
-        raise ConfigError("drawing images needs grandalf: pip install 'groundgate[draw]'") from exc
-
-    class _View:
-        def __init__(self, w: float, h: float) -> None:
-            self.w, self.h, self.xy = w, h, (0.0, 0.0)
-
-    class _EdgeView:
-        def __init__(self) -> None:
-            self._pts: list[tuple[float, float]] = []
-
-        def setpath(self, pts: list[tuple[float, float]]) -> None:
-            self._pts = pts
-
-    vertices = {}
-    for node_id, node in graph.nodes.items():
-        vertex = Vertex(node_id)
-        vertex.view = _View(len(_label(node)) * CHAR_W + 2 * PAD_X, BOX_H)
-        vertices[node_id] = vertex
-    edges = []
-    for edge in graph.edges:
-        e = Edge(vertices[edge.source], vertices[edge.target], data=edge)
-        e.view = _EdgeView()
-        edges.append(e)
-    g = Graph(list(vertices.values()), edges)
-    for component in g.C:
-        sug = SugiyamaLayout(component)
-        roots = [v for v in component.sV if not v.e_in()]
-        sug.init_all(roots=roots, optimize=True)
-        sug.xspace, sug.yspace = X_SPACE, Y_SPACE
-        sug.route_edge = route_with_lines
-        sug.draw()
-
-    bends = [pt for e in edges for pt in e.view._pts]  # long edges bend around the boxes
-    xs = [v.view.xy[0] - v.view.w / 2 for v in vertices.values()] + [x for x, _ in bends]
-    ys = [v.view.xy[1] - v.view.h / 2 for v in vertices.values()] + [y for _, y in bends]
+    sizes = {n: (len(node_label(node)) * CHAR_W + 2 * PAD_X, BOX_H) for n, node in graph.nodes.items()}
+    placed = place(list(graph.nodes), sizes, [(e.source, e.target) for e in graph.edges],
+                   x_space=X_SPACE, y_space=Y_SPACE, bend_width=BEND_W)
+    vertices = placed.centres
+    bends = [pt for route in placed.routes for pt in route[1:-1]]  # long edges bend around the boxes
+    xs = [x - sizes[n][0] / 2 for n, (x, _) in vertices.items()] + [x for x, _ in bends]
+    ys = [y - sizes[n][1] / 2 for n, (_, y) in vertices.items()] + [y for _, y in bends]
     has_clusters = any(_cluster(i) for i in vertices)
     shift_x = MARGIN - min(xs) + (CLUSTER_PAD if has_clusters else 0)
     shift_y = MARGIN - min(ys) + (CLUSTER_PAD * 2 if has_clusters else 0)
 
     boxes = {}
-    for node_id, vertex in vertices.items():
-        x, y = vertex.view.xy
+    for node_id, (x, y) in vertices.items():
         node = graph.nodes[node_id]
+        w, h = sizes[node_id]
         boxes[node_id] = Box(
-            id=node_id, label=_label(node), x=x + shift_x, y=y + shift_y, w=vertex.view.w, h=vertex.view.h,
+            id=node_id, label=node_label(node), x=x + shift_x, y=y + shift_y, w=w, h=h,
             terminal=getattr(node, "name", node_id) in ("__start__", "__end__"), cluster=_cluster(node_id),
         )
-    routes = []
-    for e in edges:
-        pts = [(px + shift_x, py + shift_y) for px, py in e.view._pts]
-        src, dst = boxes[e.data.source], boxes[e.data.target]
-        if len(pts) < 2:
-            pts = [(src.x, src.y), (dst.x, dst.y)]
-        if _dist(pts[0], (src.x, src.y)) > _dist(pts[-1], (src.x, src.y)):
-            pts.reverse()  # grandalf routes a cycle's back edge the other way round
+    routes: list[Route] = []
+    for edge, placed_route in zip(graph.edges, placed.routes, strict=True):
+        pts = [(px + shift_x, py + shift_y) for px, py in placed_route]
+        src, dst = boxes[edge.source], boxes[edge.target]
         pts[0] = _border(src, pts[1])
         pts[-1] = _border(dst, pts[-2])
-        routes.append(Route(e.data.source, e.data.target, tuple(pts), bool(e.data.conditional)))
+        routes.append(Route(edge.source, edge.target, tuple(pts), bool(edge.conditional)))
 
     clusters: dict[str, tuple[float, float, float, float]] = {}
     for box in boxes.values():
@@ -156,10 +122,6 @@ def layout_graph(graph: Any) -> Layout:
         [b.y + b.h / 2 for b in boxes.values()] + [c[3] for c in clusters.values()] + [y for _, y in points]
     )
     return Layout(boxes, tuple(routes), clusters, right + MARGIN, bottom + MARGIN)
-
-
-def _dist(p: tuple[float, float], q: tuple[float, float]) -> float:
-    return ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5
 
 
 def _border(box: Box, toward: tuple[float, float]) -> tuple[float, float]:

@@ -11,57 +11,20 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from html import escape
 from typing import Any
 
 from groundgate.errors import ConfigError
+from groundgate.viz.trace_style import CSS
+from groundgate.viz.trace_verdicts import badge as _badge
+from groundgate.viz.trace_verdicts import e as _e
+from groundgate.viz.trace_verdicts import section_gate as _section_gate
+from groundgate.viz.trace_verdicts import section_grounding as _section_grounding
+from groundgate.viz.trace_verdicts import verdict_counts
 
-__all__ = ["graph_path", "render_run", "validate_run"]
+__all__ = ["graph_path", "render_run", "validate_run", "verdict_counts"]
 
 _TERMINAL_NODES = ("compose", "grounding_check", "gate")
 
-CSS = """
-:root { --ink:#1d1d1f; --dim:#6b6b76; --line:#e3e1ee; --accent:#6c5ce7; --hot:#c27c0e; --ok:#1e8e3e;
-        --warn:#b26a00; --bad:#c5221f; --bg:#fbfaff; }
-* { box-sizing: border-box; }
-body { margin:0; font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
-       color:var(--ink); background:var(--bg); }
-main { max-width: 1100px; margin: 0 auto; padding: 24px 28px 64px; }
-h1 { font-size: 22px; margin: 0 0 4px; }
-h2 { font-size: 18px; margin: 32px 0 10px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
-h3 { font-size: 15px; margin: 0; display:inline; }
-.meta { color: var(--dim); font-size: 13px; } .meta span + span::before { content: " · "; }
-.card { background:#fff; border:1px solid var(--line); border-radius:10px; padding:14px 16px; margin:10px 0; }
-.answer { white-space: pre-wrap; }
-.badge { display:inline-block; border-radius:999px; padding:1px 9px; font-size:12px; font-weight:600;
-         background:#eee; color:#333; margin-right:4px; }
-.badge.ok { background:#e6f4ea; color:var(--ok); } .badge.warn { background:#fff4e0; color:var(--warn); }
-.badge.bad { background:#fce8e6; color:var(--bad); } .badge.info { background:#efeafe; color:var(--accent); }
-table { border-collapse: collapse; width: 100%; font-size: 13.5px; }
-th, td { text-align:left; vertical-align:top; padding:6px 8px; border-bottom:1px solid var(--line); }
-th { color:var(--dim); font-weight:600; font-size:12px; text-transform:uppercase; letter-spacing:.03em; }
-code, .mono { font-family: ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace;
-              font-size: 12.5px; }
-.args code { display:block; white-space:pre-wrap; word-break:break-word; }
-.hit { display:flex; align-items:center; gap:6px; font-size:12px; margin:1px 0; }
-.bar { height:8px; background:var(--accent); border-radius:4px; min-width:2px; }
-.barbox { width:90px; background:#eeeaf9; border-radius:4px; flex:none; }
-.num { text-align:right; font-variant-numeric: tabular-nums; white-space:nowrap; }
-.path { display:flex; flex-wrap:wrap; gap:4px; align-items:center; margin:8px 0 4px; }
-.path .step { border:1px solid var(--line); border-radius:6px; padding:1px 8px; background:#fff;
-              font-size:13px; }
-.path .arrow { color:var(--dim); }
-.graph { overflow-x:auto; } .graph svg { max-width:100%; height:auto; }
-.cols { display:grid; grid-template-columns: minmax(260px, 360px) 1fr; gap: 20px; align-items:start; }
-.meter { height:10px; background:#eeeaf9; border-radius:5px; overflow:hidden; }
-.meter > div { height:100%; background:var(--accent); }
-.meter.tripped > div { background:var(--bad); }
-.position { border-left: 3px solid var(--accent); padding: 2px 10px; margin: 6px 0; }
-.empty { color: var(--dim); font-style: italic; }
-summary { cursor: pointer; }
-footer { margin-top: 40px; color: var(--dim); font-size: 12px; }
-@media (max-width: 800px) { .cols { grid-template-columns: 1fr; } }
-"""
 
 
 def validate_run(run: Any) -> dict[str, Any]:
@@ -87,14 +50,6 @@ def graph_path(steps: Iterable[Mapping[str, Any]]) -> list[str]:
         if step.get("tool_calls"):
             path += ["tool_call", "bound_check"]
     return [*path, *_TERMINAL_NODES, "__end__"]
-
-
-def _e(value: Any) -> str:
-    return escape(str(value), quote=True)
-
-
-def _badge(text: str, tone: str = "") -> str:
-    return f'<span class="badge {tone}">{_e(text)}</span>'
 
 
 def _args(args: Mapping[str, Any]) -> str:
@@ -124,16 +79,11 @@ def _hits(step: Mapping[str, Any], limit: int = 5) -> str:
 
 
 def _graph_svg(path: list[str]) -> str:
-    try:
-        from groundgate.viz.draw import agent_wiring
-        from groundgate.viz.layout import layout_graph
-        from groundgate.viz.svg import render_svg
-    except ImportError:  # pragma: no cover
-        return ""
-    try:
-        layout = layout_graph(agent_wiring().get_graph())
-    except ConfigError:
-        return '<p class="empty">install grandalf (groundgate[draw]) to draw the graph here</p>'
+    from groundgate.viz.draw import agent_wiring
+    from groundgate.viz.layout import layout_graph
+    from groundgate.viz.svg import render_svg
+
+    layout = layout_graph(agent_wiring().get_graph())
     visits = Counter(path)
     edges = Counter(zip(path, path[1:], strict=False))
     return render_svg(layout, visits=visits, hot_edges=edges, title="The run's path through the agent graph")
@@ -237,80 +187,6 @@ def _section_rounds(steps: list[Mapping[str, Any]]) -> str:
 
 _LIMIT_KEYS = {"rounds": "max_rounds", "tokens": "token_budget", "wall_clock": "wall_clock_s"}
 """A tripped bound's name -> the ``Bounds`` field that limits it."""
-
-_STATUS_TONE = {"grounded": "ok", "flagged": "warn", "removed": "bad"}
-
-
-def _section_grounding(run: Mapping[str, Any]) -> str:
-    grounding = run.get("grounding") or {}
-    claims = run.get("claims") or []
-    summary = " ".join(
-        _badge(f"{grounding.get(k, 0)} {k}", _STATUS_TONE[k]) for k in ("grounded", "flagged", "removed")
-    )
-    if grounding.get("revised"):
-        summary += _badge("revised once", "info")
-    rows = []
-    for claim in claims:
-        status = str(claim.get("status", ""))
-        cites = " ".join(f'<span class="mono">{_e(c)}</span>' for c in claim.get("citations") or [])
-        note = f'<div class="meta">{_e(claim["note"])}</div>' if claim.get("note") else ""
-        rows.append(
-            f'<tr class="claim"><td>{_e(claim.get("text", ""))}{note}</td>'
-            f"<td>{_badge(status, _STATUS_TONE.get(status, ''))}</td>"
-            f'<td>{_e(claim.get("grounded_by") or "")}</td><td>{cites}</td></tr>'
-        )
-    table = (
-        "<table><thead><tr><th>claim</th><th>verdict</th><th>grounded by</th><th>citations</th></tr></thead>"
-        f'<tbody>{"".join(rows)}</tbody></table>'
-        if rows
-        else '<p class="empty">the draft made no claims to check</p>'
-    )
-    removed = grounding.get("removed_citations") or []
-    removed_html = (
-        f'<p>Citations removed (not in the trace): {" ".join(_e(r) for r in removed)}</p>' if removed else ""
-    )
-    return (
-        '<section id="grounding"><h2>Grounding verdicts</h2>'
-        f'<div class="card"><p>{summary}</p>{removed_html}{table}</div></section>'
-    )
-
-
-def _section_gate(run: Mapping[str, Any]) -> str:
-    items = []
-    for note in run.get("policy_notes") or []:
-        items.append(f'<li class="policy-note">{_e(note)}</li>')
-    notes = f"<ul>{''.join(items)}</ul>" if items else '<p class="empty">no policy changed this answer</p>'
-    contested = []
-    for entry in run.get("contested") or []:
-        positions = "".join(
-            f'<div class="position">{_e(p.get("statement", ""))} '
-            + " ".join(f'<span class="mono">[{_e(s)}]</span>' for s in p.get("source_ids") or [])
-            + "</div>"
-            for p in entry.get("positions") or []
-        )
-        contested.append(
-            f'<div class="card contested"><div>{_badge(entry.get("status", "open"), "warn")}'
-            f'<b>{_e(entry.get("contradiction_id", ""))}</b> {_e(entry.get("topic", ""))}</div>'
-            f'<div class="meta">owner: {_e(entry.get("owner") or "unassigned")} · every position is shown; '
-            f"none is chosen</div>{positions}</div>"
-        )
-    insufficient = "".join(f"<li>{_e(i)}</li>" for i in run.get("insufficient") or [])
-    bound = run.get("bound_tripped")
-    bound_html = (
-        f'<p>{_badge("bound tripped", "bad")} {_e(bound.get("bound"))}: used {_e(bound.get("used"))} '
-        f'of {_e(bound.get("limit"))}; the answer was composed from what had been gathered.</p>'
-        if isinstance(bound, dict)
-        else ""
-    )
-    return (
-        '<section id="gate"><h2>What the gate imposed, and why</h2>'
-        f'<div class="card"><h3>Policy notes</h3>{notes}</div>'
-        + "".join(contested)
-        + (f'<div class="card"><h3>Disclosed as not known</h3><ul>{insufficient}</ul></div>'
-           if insufficient else "")
-        + bound_html
-        + "</section>"
-    )
 
 
 def _meter(label: str, used: float, limit: float | None, unit: str, tripped: bool) -> str:

@@ -65,5 +65,5 @@ def test_ask_with_a_model_endpoint_where_nothing_listens_answers_from_the_tools_
 
 
 def test_ask_rejects_an_unknown_mode_and_bad_dates():
-    assert runner.invoke(app, ["ask", "q", "--mode", "wizard"]).exit_code == 2
-    assert "YYYY-MM-DD" in runner.invoke(app, ["ask", "q", "--as-of", "soon"]).output
+    assert runner.invoke(app, ["ask", "late fee", "--mode", "wizard"]).exit_code == 2
+    assert "YYYY-MM-DD" in runner.invoke(app, ["ask", "late fee", "--as-of", "soon"]).output
