@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from groundgate.errors import ConfigError, CorpusError, GroundgateError
@@ -43,7 +44,8 @@ def _settings(store: Path | None = None) -> Settings:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}")
+    # escaped: a message may name an extra, "groundgate[embeddings]", which is not markup
+    err.print(f"[bold red]error:[/] {escape(message)}")
     return typer.Exit(code)
 
 
@@ -65,7 +67,8 @@ def ingest(
         Path, typer.Option("--store", help="SQLite store to write (created if missing).")
     ] = Path("groundgate.sqlite"),
     embedder: Annotated[
-        str | None, typer.Option(help="none, hashing, local[:path] or openai:<model>.")
+        str | None,
+        typer.Option(help="none, hashing, local[:folder], sentence-transformers[:model] or openai:<model>."),
     ] = None,
     backend: Annotated[
         str,
@@ -276,7 +279,7 @@ def main() -> None:  # pragma: no cover - console entry for `python -m groundgat
     try:
         app()
     except ConfigError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
+        err.print(f"[bold red]error:[/] {escape(str(exc))}")
         sys.exit(2)
 
 

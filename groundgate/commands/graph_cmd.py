@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from groundgate.cli import app, err
 from groundgate.errors import ConfigError
@@ -31,7 +32,7 @@ def graph(
         compiled = load_graph(target) if target else agent_wiring()
         drawn = draw_graph(compiled, fmt, xray=xray)
     except ConfigError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
+        err.print(f"[bold red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2) from None
     if output is not None:
         if isinstance(drawn, bytes):

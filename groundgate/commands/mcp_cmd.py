@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from groundgate.cli import StoreOpt, _settings, err
 from groundgate.cli import app as cli_app
@@ -29,7 +30,7 @@ def mcp(
 
         from groundgate.mcp.server import make_server, serve_http, serve_stdio
     except ImportError:
-        err.print("[bold red]error:[/] groundgate mcp needs the mcp extra: pip install 'groundgate[mcp]'")
+        err.print("[bold red]error:[/] groundgate mcp needs the mcp extra: pip install 'groundgate\\[mcp]'")
         raise typer.Exit(2) from None
     from groundgate.knowledge.default import open_store
     from groundgate.knowledge.embed import make_embedder
@@ -39,7 +40,7 @@ def mcp(
         embedder = make_embedder(settings.embedder)
         opened = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
     except GroundgateError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
+        err.print(f"[bold red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2) from None
     server = make_server(opened, embedder=embedder)
     try:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from groundgate.cli import app, err, out
 from groundgate.errors import ConfigError
@@ -44,7 +45,7 @@ def show(
     try:
         run = _load(file)
     except ConfigError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
+        err.print(f"[bold red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2) from None
     if html is not None:
         from groundgate.viz.trace_html import render_run

@@ -59,6 +59,7 @@ class MiniLMEmbedder:
 
     Attributes:
         dimension: Size of every vector (384 for all-MiniLM-L6-v2).
+        name: The model folder, which tells two models of the same size apart.
         max_seq_length: Word pieces kept per text, ``[CLS]`` and ``[SEP]`` included; the rest
             of a longer text is cut, as sentence-transformers does.
     """
@@ -82,6 +83,7 @@ class MiniLMEmbedder:
         except ImportError as exc:
             raise ConfigError(f"local embeddings need the extra: {_INSTALL}") from exc
         folder = Path(model_dir) if model_dir else bundled_model_dir()
+        self.name = str(folder.resolve())
         if not (folder / "model.safetensors").is_file():
             raise ConfigError(f"{folder} holds no model.safetensors")
         config = _read_json(folder / "config.json")

@@ -2,13 +2,16 @@
 
 import json
 import shutil
+import sys
+import types
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from groundgate.errors import ConfigError
-from groundgate.knowledge.minilm import MiniLMEmbedder
+from groundgate.knowledge.embed import MiniLMEmbedder, make_embedder
+from groundgate.knowledge.minilm import bundled_model_dir
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "minilm_reference.json").read_text("utf-8"))
 ITEMS = REFERENCE["items"]
@@ -51,6 +54,13 @@ def test_a_paraphrase_is_nearer_than_a_different_subject(minilm):
     assert minilm.embed_query("A loan may be renewed twice.") == pytest.approx(loan, abs=1e-6)
 
 
+def test_local_names_the_numpy_encoder_of_the_bundled_model(minilm):
+    local = make_embedder("local")
+    assert isinstance(local, MiniLMEmbedder) and local.dimension == 384
+    from_folder = make_embedder(f"local:{bundled_model_dir()}")
+    assert from_folder.embed_query("roof") == pytest.approx(local.embed_query("roof"), abs=1e-6)
+
+
 def _model_folder(tmp_path: Path, pooling: dict) -> Path:
     """Configs only, and an empty weights file: the configs are checked before weights load."""
     folder = tmp_path / "model"
@@ -73,3 +83,33 @@ def test_a_model_this_encoder_does_not_compute_is_refused(tmp_path):
     shutil.rmtree(cls_pooled)
     with pytest.raises(ConfigError, match="no model.safetensors"):
         MiniLMEmbedder(cls_pooled)
+
+
+def test_unknown_specs_are_refused():
+    for spec in ("bogus", "openai:", "locals"):
+        with pytest.raises(ConfigError, match="unknown embedder"):
+            make_embedder(spec)
+
+
+def test_sentence_transformers_stays_available_by_name(monkeypatch):
+    made = {}
+
+    class FakeSentenceTransformer:
+        def __init__(self, path, device):
+            made.update(path=path, device=device)
+
+        def get_sentence_embedding_dimension(self):
+            return 2
+
+        def encode(self, texts, batch_size):
+            return np.array([[1.0, 0.0]] * len(texts), dtype=np.float32)
+
+    fake = types.ModuleType("sentence_transformers")
+    fake.SentenceTransformer = FakeSentenceTransformer  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "sentence_transformers", fake)
+    embedder = make_embedder("sentence-transformers:/models/mpnet")
+    assert made == {"path": "/models/mpnet", "device": "cpu"}
+    assert embedder.dimension == 2 and embedder.embed_query("x") == [1.0, 0.0]
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    with pytest.raises(ConfigError, match="torch"):
+        make_embedder("sentence-transformers")
