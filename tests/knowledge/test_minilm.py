@@ -45,6 +45,22 @@ def test_a_text_has_one_vector_whatever_it_is_batched_with(minilm):
     assert minilm.encode([]).shape == (0, 384)
 
 
+def test_blas_runs_one_thread_while_encoding_and_its_own_count_after(minilm, monkeypatch):
+    from threadpoolctl import threadpool_info
+
+    def blas_threads():
+        return [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+    before, during = blas_threads(), []
+    pooled = minilm._pooled
+    monkeypatch.setattr(minilm, "_pooled", lambda *a: during.extend(blas_threads()) or pooled(*a))
+    one_thread = minilm.encode(["roof inspection threshold"])
+    assert during and set(during) == {1}
+    assert blas_threads() == before
+    own_count = MiniLMEmbedder(threads=None).encode(["roof inspection threshold"])
+    assert np.abs(one_thread - own_count).max() < 1e-5
+
+
 def test_a_paraphrase_is_nearer_than_a_different_subject(minilm):
     loan, paraphrase, roof = minilm.embed_documents([
         "A loan may be renewed twice.", "You can extend what you borrowed two times.",
