@@ -81,6 +81,7 @@ class SentenceTransformerEmbedder:
                 "(the `local` embedder runs the bundled model without it)"
             ) from exc
         path = model or str(bundled_model_dir())
+        self.name = path  # tells cached stores of two models apart (knowledge.default)
         self._model: Any = SentenceTransformer(path, device="cpu")
         self.dimension = int(self._model.get_sentence_embedding_dimension())
 
@@ -106,6 +107,7 @@ class OpenAIEmbedder:
         if api_key:
             kwargs["api_key"] = api_key
         self._client = OpenAIEmbeddings(**kwargs)
+        self.name = f"{base_url or ''}#{model}"  # tells cached stores of two models apart
         self.dimension = dimension
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:

@@ -45,3 +45,12 @@ def test_the_bundled_store_made_without_an_embedder_is_not_reused_with_one(tmp_p
     paths = {bundled_store_path(tmp_path), bundled_store_path(tmp_path, embedder),
              bundled_store_path(tmp_path, HashingEmbedder(64))}
     assert len(paths) == 3 and bundled_store_path(tmp_path, HashingEmbedder()) in paths
+
+
+def test_two_models_of_one_size_have_two_cached_stores(tmp_path):
+    from groundgate.knowledge.default import bundled_store_path
+    from groundgate.knowledge.embed import OpenAIEmbedder
+
+    small = OpenAIEmbedder("text-embedding-3-small", api_key="sk-test", dimension=1536)
+    ada = OpenAIEmbedder("text-embedding-ada-002", api_key="sk-test", dimension=1536)
+    assert bundled_store_path(tmp_path, small) != bundled_store_path(tmp_path, ada)
