@@ -73,7 +73,8 @@ def ingest(
         Path, typer.Option("--store", help="SQLite store to write (created if missing).")
     ] = Path("groundgate.sqlite"),
     embedder: Annotated[
-        str | None, typer.Option(help="none, hashing, local[:path] or openai:<model>.")
+        str | None,
+        typer.Option(help="none, hashing, local[:folder], sentence-transformers[:model] or openai:<model>."),
     ] = None,
     backend: Annotated[
         str,

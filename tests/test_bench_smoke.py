@@ -1,8 +1,9 @@
-"""The knowledge benchmark runs end to end at a small size and prints every figure.
+"""The benchmarks run end to end at a small size and print every figure.
 
 Timings are not asserted (shared machines are noisy); that the table is complete is.
 """
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,3 +28,17 @@ def test_knowledge_benchmark_prints_every_figure():
         assert row in table, row
         assert any(ch.isdigit() for ch in table[row]), (row, table[row])
     assert "1,000 chunks" in out.stdout
+
+
+def test_minilm_benchmark_prints_sentences_per_second(minilm):
+    root = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])  # this checkout's groundgate
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "bench_minilm.py"), "--runs", "1", "--limit", "8"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": path},
+    )
+    assert out.returncode == 0, out.stderr
+    rows = {line.split("|")[0].strip(): line.split("|")[1].strip() for line in out.stdout.splitlines()
+            if line.count("|") >= 2}
+    for row in ("passages (sentences/s)", "queries (sentences/s)", "passages (per CPU s)"):
+        assert float(rows[row]) > 0, (row, rows)

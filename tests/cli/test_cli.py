@@ -67,3 +67,9 @@ def test_ask_with_a_model_endpoint_where_nothing_listens_answers_from_the_tools_
 def test_ask_rejects_an_unknown_mode_and_bad_dates():
     assert runner.invoke(app, ["ask", "late fee", "--mode", "wizard"]).exit_code == 2
     assert "YYYY-MM-DD" in runner.invoke(app, ["ask", "late fee", "--as-of", "soon"]).output
+
+
+def test_an_error_naming_an_extra_keeps_its_brackets(tmp_path):
+    result = runner.invoke(app, ["ingest", "--embedder", "bogus[x]", "--store", str(tmp_path / "s.sqlite")])
+    assert result.exit_code == 2
+    assert "unknown embedder 'bogus[x]'" in result.output, "rich markup would eat [x]"

@@ -1,8 +1,6 @@
 from datetime import UTC, datetime
 
-import pytest
-
-from groundgate.knowledge.embed import HashingEmbedder, SentenceTransformerEmbedder
+from groundgate.knowledge.embed import HashingEmbedder
 from groundgate.knowledge.ingest.pipeline import ingest
 
 
@@ -27,8 +25,32 @@ def test_a_query_with_no_shared_words_still_ranks_by_vector(memory_store, mini_c
     assert hits and hits[0].heading == "Renewals"
 
 
-def test_local_model_embeds_offline():
-    pytest.importorskip("sentence_transformers", reason="the 'embeddings' extra is not installed here")
-    embedder = SentenceTransformerEmbedder()
-    vector = embedder.embed_query("roof inspection threshold")
-    assert len(vector) == embedder.dimension
+def test_the_local_model_finds_by_meaning_what_shares_no_word(memory_store, mini_corpus, minilm):
+    ingest(memory_store, mini_corpus, now=datetime(2026, 1, 1, tzinfo=UTC), embedder=minilm)
+    assert memory_store.search_evidence("overdue charge") == [], "no chunk has either word"
+    hits = memory_store.search_evidence("overdue charge", top_k=2,
+                                        query_vector=minilm.embed_query("overdue charge"))
+    assert {h.heading for h in hits} == {"Late fees", "Fees"}
+
+
+def test_the_bundled_store_made_without_an_embedder_is_not_reused_with_one(tmp_path):
+    from groundgate.knowledge.default import bundled_store_path, open_store
+
+    open_store(None, cache_dir=tmp_path).close()  # a keyword-only first run
+    embedder = HashingEmbedder()
+    store = open_store(None, cache_dir=tmp_path, embedder=embedder)
+    hits = store.search_evidence("zzz", query_vector=embedder.embed_query("escape of water excess"))
+    store.close()
+    assert hits, "the store has vectors: it was ingested for this embedder"
+    paths = {bundled_store_path(tmp_path), bundled_store_path(tmp_path, embedder),
+             bundled_store_path(tmp_path, HashingEmbedder(64))}
+    assert len(paths) == 3 and bundled_store_path(tmp_path, HashingEmbedder()) in paths
+
+
+def test_two_models_of_one_size_have_two_cached_stores(tmp_path):
+    from groundgate.knowledge.default import bundled_store_path
+    from groundgate.knowledge.embed import OpenAIEmbedder
+
+    small = OpenAIEmbedder("text-embedding-3-small", api_key="sk-test", dimension=1536)
+    ada = OpenAIEmbedder("text-embedding-ada-002", api_key="sk-test", dimension=1536)
+    assert bundled_store_path(tmp_path, small) != bundled_store_path(tmp_path, ada)
