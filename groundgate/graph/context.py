@@ -46,12 +46,16 @@ class Bounds:
     """Seconds before the run must compose."""
     tool_timeout_s: float = 10.0
     """Seconds one tool call may take before it becomes an error envelope."""
+    max_calls_per_round: int = 16
+    """Tool calls run in one round; a model that asks for more has the rest dropped, and is told."""
 
     def __post_init__(self) -> None:
         if self.max_rounds < 1 or self.token_budget < 1 or self.wall_clock_s <= 0:
             raise ConfigError("bounds must be positive: max_rounds, token_budget, wall_clock_s")
         if self.tool_timeout_s <= 0:
             raise ConfigError("tool_timeout_s must be positive")
+        if self.max_calls_per_round < 1:
+            raise ConfigError("max_calls_per_round must be positive")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from groundgate.answer.claims import split_claims
-from groundgate.answer.model import Answer
+from groundgate.answer.model import Answer, Claim
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
 from groundgate.models.offline_answer import compose as extractive_answer
@@ -30,6 +30,10 @@ def _model_text(state: AgentState) -> str | None:
     return None
 
 
+MAX_ANSWER_CHARS = 8000
+"""Characters of claims a draft may hold; a longer draft keeps its first claims and says so."""
+
+
 def draft_answer(text: str, *, bound_tripped: dict[str, Any] | None, lane: str) -> Answer:
     """Split a draft into claims; an ``INSUFFICIENT:`` lead becomes an honest note."""
     insufficient: list[str] = []
@@ -40,9 +44,21 @@ def draft_answer(text: str, *, bound_tripped: dict[str, Any] | None, lane: str) 
         first, _, rest = body[len(INSUFFICIENT_MARK):].partition("\n")
         insufficient.append(first.strip())
         body = rest.strip()
+    claims = split_claims(body)
+    kept: list[Claim] = []
+    size = 0
+    for claim in claims:
+        size += len(claim.text)
+        if size > MAX_ANSWER_CHARS:
+            insufficient.append(
+                f"the draft was cut to its first {len(kept)} of {len(claims)} claims "
+                f"(an answer holds at most {MAX_ANSWER_CHARS:,} characters)"
+            )
+            break
+        kept.append(claim)
     return Answer(
-        text=text,
-        claims=tuple(split_claims(body)),
+        text=text[: MAX_ANSWER_CHARS * 2],
+        claims=tuple(kept),
         insufficient=tuple(insufficient),
         bound_tripped=bound_tripped,
         answered=answered,
@@ -87,7 +103,14 @@ def compose(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     if model_error:
         notes = (model_failed_note(model_error), *draft.insufficient)
         draft = draft.model_copy(update={"insufficient": notes})
-    extras: dict[str, Any] = {"draft_source": source, "draft_text": _model_text(state) or text}
+    for step in state.get("steps") or []:
+        if step.get("capped"):
+            capped = step["capped"]
+            note = (f"only the first {capped['ran']} of {capped['asked']} tool calls of round "
+                    f"{step['round']} were run (a round runs at most {capped['ran']})")
+            draft = draft.model_copy(update={"insufficient": (*draft.insufficient, note)})
+    extras: dict[str, Any] = {"draft_source": source,
+                              "draft_text": (_model_text(state) or text)[: MAX_ANSWER_CHARS * 2]}
     if model_error:
         extras["model_error"] = model_error
     draft = draft.model_copy(update={"extras": extras})

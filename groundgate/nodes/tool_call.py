@@ -10,7 +10,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from datetime import date
 from typing import Any
 
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langgraph.runtime import Runtime
 
 from groundgate.graph.context import Context
@@ -51,7 +51,9 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Execute the last model message's tool calls, siblings independent of each other."""
     ctx = runtime.context
     last = state["messages"][-1]
-    calls = last.tool_calls if isinstance(last, AIMessage) else []
+    asked = last.tool_calls if isinstance(last, AIMessage) else []
+    cap = ctx.bounds.max_calls_per_round
+    calls = asked[:cap]
     deps = _deps(state, ctx)
     round_no = (state.get("rounds") or 0) + 1
     pool = _shared_pool()
@@ -75,7 +77,7 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
                 args=call.get("args"), call_id=call["id"],
             ).model_copy(update={"ms": ctx.bounds.tool_timeout_s * 1000})
         envelopes.append(envelope)
-    messages = []
+    messages: list[AnyMessage] = []
     steps = []
     for envelope in envelopes:
         content = envelope.for_model()
@@ -98,6 +100,11 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
             "tokens": len(content) // 4,
             "ms": envelope.ms,
         })
+    if len(asked) > cap:
+        # The model's message keeps only the calls that ran (same id: the reducer replaces
+        # it), so the next prompt does not carry hundreds of unanswered calls.
+        messages.insert(0, last.model_copy(update={"tool_calls": calls}))
+        steps[0]["capped"] = {"asked": len(asked), "ran": cap}
     return {
         "messages": messages,
         "envelopes": [e.model_dump(mode="json") for e in envelopes],

@@ -21,6 +21,8 @@ __all__ = ["Envelope", "ResultItem", "TimeFilter", "error_envelope"]
 SNIPPET_CHARS_FOR_MODEL = 360
 """Passages are cut to this many characters for the model (whole documents: 4,000)."""
 SOURCE_CHARS_FOR_MODEL = 4000
+ENVELOPE_CHARS_FOR_MODEL = 12_000
+"""What one tool result may send the model; past it the lowest-ranked results are left out, and it says so."""
 
 
 class _Model(BaseModel):
@@ -122,7 +124,19 @@ class Envelope(_Model):
             body["results"] = items
         if self.truncated:
             body["truncated"] = True
-        return json.dumps(body, ensure_ascii=False, default=str)
+        text = json.dumps(body, ensure_ascii=False, default=str)
+        if len(text) > ENVELOPE_CHARS_FOR_MODEL and items:
+            sizes = [len(json.dumps(i, ensure_ascii=False, default=str)) + 2 for i in items]
+            budget = ENVELOPE_CHARS_FOR_MODEL - (len(text) - sum(sizes)) - 60
+            keep = 0
+            while keep < len(items) and budget - sizes[keep] >= 0:
+                budget -= sizes[keep]
+                keep += 1
+            body["results"] = items[:keep]
+            body["truncated"] = True
+            body["omitted"] = len(items) - keep
+            text = json.dumps(body, ensure_ascii=False, default=str)
+        return text
 
     def digest(self) -> str:
         """A short stable fingerprint of what the tool returned (ids and scores)."""

@@ -167,3 +167,36 @@ def test_a_filter_that_finds_nothing_says_which_kinds_match(bundled_store):
     build_agent(bundled_store, model).invoke({"question": Q})
     (reply,) = [m for m in model.calls[1] if isinstance(m, ToolMessage)]
     assert "without that filter, kinds" in json.loads(reply.content)["reason"]
+
+
+def test_a_round_of_200_calls_runs_the_cap_and_says_so(bundled_store):
+    calls = [call("search_evidence", {"query": f"subsidence {i}"}, id=f"c{i}") for i in range(200)]
+    flood = AIMessage(content="", tool_calls=calls)
+    model = ScriptedChatModel(script=[flood, answer(ANSWER)])
+    out = build_agent(bundled_store, model).invoke({"question": Q})
+    assert out["trace"]["totals"]["tool_calls"] == 16
+    second_prompt = json.dumps([m.model_dump() for m in model.calls[1]], default=str)
+    assert len(second_prompt) < 60_000, "the next prompt carries only the calls that ran"
+    assert any("first 16 of 200 tool calls" in n for n in out["answer"]["insufficient"])
+
+
+def test_a_huge_draft_is_cut_and_says_so(bundled_store):
+    huge = " ".join(f"The subsidence excess is GBP 1,000 in case {i}. [INS-SYN-028]" for i in range(45_000))
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "subsidence excess"})]),
+        answer(huge),
+    ])
+    out = build_agent(bundled_store, model).invoke({"question": Q})
+    assert len(out["answer"]["text"]) < 20_000 and len(json.dumps(out)) < 200_000
+    assert any("the draft was cut" in n for n in out["answer"]["insufficient"])
+
+
+def test_an_envelope_too_big_for_the_model_leaves_out_its_lowest_results_and_says_so():
+    from groundgate.tools.envelope import ENVELOPE_CHARS_FOR_MODEL, Envelope, ResultItem
+
+    items = [ResultItem(id=f"D-{i}", title="t", kind="k", snippet="x" * 350, score=1 - i / 100)
+             for i in range(60)]
+    body = json.loads(Envelope.of("search_evidence", items, args={}, empty_reason="").for_model())
+    assert len(json.dumps(body)) <= ENVELOPE_CHARS_FOR_MODEL
+    assert body["truncated"] is True and body["omitted"] == 60 - len(body["results"])
+    assert [r["id"] for r in body["results"]] == [f"D-{i}" for i in range(len(body["results"]))]

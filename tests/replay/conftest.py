@@ -46,7 +46,12 @@ def pytest_generate_tests(metafunc):
     if "real_model" in metafunc.fixturenames:  # those tests choose their models themselves
         return
     if "cassette_model" in metafunc.fixturenames and metafunc.definition.get_closest_marker("vcr"):
-        models = cassette_models()
+        name = metafunc.definition.originalname
+        models = [
+            m for m in cassette_models()
+            if m == "offline" or os.environ.get("GROUNDGATE_CASSETTE_MODEL")
+            or any((CASSETTES / model_slug(m)).glob(f"{name}*.yaml"))  # a model recorded for this test
+        ]
         metafunc.parametrize("cassette_model", models, ids=[model_slug(m) for m in models], scope="module")
 
 
