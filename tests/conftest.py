@@ -94,3 +94,11 @@ def minilm():
         if os.environ.get("CI"):
             pytest.fail(f"CI installs the local embedder, yet: {exc}")
         pytest.skip(str(exc))
+
+
+@pytest.fixture
+def isolated_env(tmp_path, monkeypatch):
+    """A CLI test's own cache folder, with none of the user's store, model, embedder or telemetry settings."""
+    monkeypatch.setenv("GROUNDGATE_CACHE", str(tmp_path / "cache"))
+    for name in ("GROUNDGATE_STORE", "GROUNDGATE_MODEL", "GROUNDGATE_EMBEDDER", "GROUNDGATE_TELEMETRY"):
+        monkeypatch.delenv(name, raising=False)

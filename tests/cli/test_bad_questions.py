@@ -11,11 +11,7 @@ from groundgate.settings import Settings
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GROUNDGATE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("GROUNDGATE_STORE", raising=False)
-    monkeypatch.delenv("GROUNDGATE_MODEL", raising=False)
+pytestmark = pytest.mark.usefixtures("isolated_env")
 
 
 @pytest.mark.parametrize("question", ["", "   ", "\t\n", "x"])

@@ -9,11 +9,7 @@ from groundgate.cli import app
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GROUNDGATE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("GROUNDGATE_STORE", raising=False)
-    monkeypatch.delenv("GROUNDGATE_MODEL", raising=False)
+pytestmark = pytest.mark.usefixtures("isolated_env")
 
 
 def test_search_prints_scored_lines_best_first_on_the_bundled_corpus():

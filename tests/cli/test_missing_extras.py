@@ -26,12 +26,7 @@ def _uninstall(monkeypatch, *packages: str) -> None:
             monkeypatch.delitem(sys.modules, name)
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GROUNDGATE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("GROUNDGATE_STORE", raising=False)
-    monkeypatch.delenv("GROUNDGATE_MODEL", raising=False)
-    monkeypatch.delenv("GROUNDGATE_TELEMETRY", raising=False)
+pytestmark = pytest.mark.usefixtures("isolated_env")
 
 
 @pytest.mark.parametrize("how", ["option", "environment"])

@@ -22,12 +22,7 @@ Staff get 25 days of annual leave per year.
 QUESTION = "How many days of annual leave do staff get?"
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GROUNDGATE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("GROUNDGATE_STORE", raising=False)
-    monkeypatch.delenv("GROUNDGATE_MODEL", raising=False)
-    monkeypatch.delenv("GROUNDGATE_TELEMETRY", raising=False)
+pytestmark = pytest.mark.usefixtures("isolated_env")
 
 
 @pytest.fixture

@@ -11,11 +11,7 @@ from groundgate.cli import app
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GROUNDGATE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("GROUNDGATE_STORE", raising=False)
-    monkeypatch.delenv("GROUNDGATE_EMBEDDER", raising=False)
+pytestmark = pytest.mark.usefixtures("isolated_env")
 
 
 def test_the_blown_gates_line_names_the_runs_and_that_their_policies_were_off(tiny_dataset, tmp_path):

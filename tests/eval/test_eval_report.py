@@ -15,11 +15,7 @@ from groundgate.eval.summary import LATENCY_KEYS, summarise
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GROUNDGATE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("GROUNDGATE_STORE", raising=False)
-    monkeypatch.delenv("GROUNDGATE_EMBEDDER", raising=False)
+pytestmark = pytest.mark.usefixtures("isolated_env")
 
 
 def _run(folder, **kw):

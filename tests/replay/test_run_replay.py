@@ -18,11 +18,7 @@ runner = CliRunner()
 QUESTION = "What is the standard loan period?"
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("GROUNDGATE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("GROUNDGATE_STORE", raising=False)
-    monkeypatch.delenv("GROUNDGATE_MODEL", raising=False)
+pytestmark = pytest.mark.usefixtures("isolated_env")
 
 
 @pytest.fixture
