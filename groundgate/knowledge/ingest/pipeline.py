@@ -9,12 +9,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from groundgate.errors import CorpusError
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.ingest.chunking import chunk_document
 from groundgate.knowledge.ingest.contradictions import detect_contradictions
+from groundgate.knowledge.ingest.declared import read_contradiction, read_entity, read_relationship
 from groundgate.knowledge.ingest.extract import (
     IDENTIFIER,
     MentionIndex,
@@ -23,24 +23,9 @@ from groundgate.knowledge.ingest.extract import (
     term_entity,
     value_statements,
 )
-from groundgate.knowledge.ingest.reader import (
-    DOCUMENT_SUFFIXES,
-    KNOWLEDGE_SUFFIXES,
-    Located,
-    as_date,
-    as_str_list,
-    line_of_key,
-    read_document,
-    read_knowledge,
-)
-from groundgate.knowledge.model import (
-    RELATIONSHIP_TYPES,
-    Contradiction,
-    Document,
-    Entity,
-    Position,
-    Relationship,
-)
+from groundgate.knowledge.ingest.files import walk_corpus
+from groundgate.knowledge.ingest.reader import line_of_key, read_document, read_knowledge
+from groundgate.knowledge.model import Contradiction, Document, Entity, Relationship
 from groundgate.knowledge.port import IngestBatch, KnowledgeStore, WriteReport
 from groundgate.knowledge.resolution import CandidateIndex, match_against
 
@@ -66,38 +51,6 @@ class IngestReport:
     resolution_decisions: int
     write: WriteReport
     skipped: tuple[str, ...] = field(default_factory=tuple)
-
-
-def _clean(value: Any) -> Any:
-    """Drop the loader's ``__line__`` markers from nested values."""
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items() if k not in ("__line__", "__keylines__")}
-    if isinstance(value, list):
-        return [_clean(v) for v in value]
-    return value
-
-
-def _required(item: Located, key: str, path: Path) -> str:
-    value = item.data.get(key)
-    if value is None or str(value).strip() == "":
-        raise CorpusError(path, item.at(key), f"missing required key {key!r}")
-    return str(value).strip()
-
-
-def _walk(root: Path) -> tuple[list[Path], list[Path], list[str]]:
-    docs, knowledge, skipped = [], [], []
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if any(part.startswith(".") for part in rel.parts) or not path.is_file():
-            continue
-        suffix = path.suffix.lower()
-        if suffix in DOCUMENT_SUFFIXES:
-            docs.append(path)
-        elif suffix in KNOWLEDGE_SUFFIXES:
-            knowledge.append(path)
-        else:
-            skipped.append(str(rel))
-    return docs, knowledge, skipped
 
 
 def build_batch(
@@ -140,8 +93,9 @@ def _build_batch(
 ) -> tuple[IngestBatch, IngestReport]:
     root = Path(root)
     if not root.is_dir():
-        raise CorpusError(root, None, "not a folder")
-    doc_paths, knowledge_paths, skipped = _walk(root)
+        raise CorpusError(root, None, "no such folder" if not root.exists() else "not a folder")
+    files = walk_corpus(root)
+    doc_paths, knowledge_paths, skipped = files.documents, files.knowledge, files.skipped
     if not doc_paths and not knowledge_paths:
         raise CorpusError(root, None, "no .md, .txt or .yaml files found")
 
@@ -164,20 +118,11 @@ def _build_batch(
     entity_lines: dict[str, tuple[Path, int]] = {}
     for path, parsed in sections.items():
         for item in parsed.get("entities", []):
-            data = _clean(item.data)
-            eid = _required(item, "id", path)
+            record = read_entity(item, path)
+            eid = record.id
             if eid in entities or eid in documents:
                 raise CorpusError(path, item.at("id"), f"duplicate id {eid!r}")
-            entities[eid] = Entity(
-                id=eid,
-                kind=str(data.get("kind") or "concept"),
-                name=str(data.get("name") or eid),
-                aliases=as_str_list(data.get("aliases"), path, item.at("aliases"), "aliases"),
-                owner=None if data.get("owner") is None else str(data["owner"]),
-                description=str(data.get("description") or ""),
-                source_ids=as_str_list(data.get("source_ids"), path, item.line, "source_ids"),
-                attributes=dict(data.get("attributes") or {}),
-            )
+            entities[eid] = record
             entity_lines[eid] = (path, item.line)
 
     # Documents are entities too, and superseded documents end where their successor begins.
@@ -219,7 +164,7 @@ def _build_batch(
     relationships: dict[str, Relationship] = {}
     for path, parsed in sections.items():
         for item in parsed.get("relationships", []):
-            edge = _relationship(item, path, now, known)
+            edge = read_relationship(item, path, now, known)
             if edge.id in relationships:
                 raise CorpusError(path, item.line, f"duplicate relationship {edge.id!r}")
             relationships[edge.id] = edge
@@ -232,7 +177,7 @@ def _build_batch(
     declared: list[Contradiction] = []
     for path, parsed in sections.items():
         for item in parsed.get("contradictions", []):
-            entry = _contradiction(item, path, known)
+            entry = read_contradiction(item, path, known)
             if any(entry.id == other.id for other in declared):
                 raise CorpusError(path, item.at("id"), f"duplicate contradiction id {entry.id!r}")
             declared.append(entry)
@@ -358,45 +303,6 @@ def ingest(
     return IngestReport(**{**report.__dict__, "write": written})
 
 
-def _relationship(
-    item: Located, path: Path, now: datetime, known: Callable[[str], bool]
-) -> Relationship:
-    data = _clean(item.data)
-    source = _required(item, "source", path)
-    target = _required(item, "target", path)
-    kind = _required(item, "type", path)
-    if kind not in RELATIONSHIP_TYPES:
-        raise CorpusError(
-            path, item.at("type"),
-            f"unknown relationship type {kind!r}; known: {', '.join(RELATIONSHIP_TYPES)}",
-        )
-    for key, end in (("source", source), ("target", target)):
-        if not known(end):
-            raise CorpusError(path, item.at(key), f"relationship names unknown id {end!r}")
-    source_ids = as_str_list(data.get("source_ids"), path, item.at("source_ids"), "source_ids")
-    for sid in source_ids:
-        if not known(sid):
-            raise CorpusError(path, item.at("source_ids"), f"source id {sid!r} names no document or entity")
-    valid_from = as_date(data.get("valid_from"), path, item.at("valid_from"), "valid_from")
-    valid_to = as_date(data.get("valid_to"), path, item.at("valid_to"), "valid_to")
-    if valid_from and valid_to and valid_to <= valid_from:
-        raise CorpusError(path, item.at("valid_to"), "valid_to is not after valid_from")
-    recorded = as_date(data.get("recorded_at"), path, item.at("recorded_at"), "recorded_at")
-    return Relationship(
-        id=f"{source}|{kind}|{target}|{valid_from.isoformat() if valid_from else ''}",
-        source=source,
-        type=kind,
-        target=target,
-        valid_from=valid_from,
-        valid_to=valid_to,
-        recorded_at=datetime(recorded.year, recorded.month, recorded.day, tzinfo=UTC)
-        if recorded
-        else now,
-        source_ids=source_ids,
-        note=str(data.get("note") or ""),
-    )
-
-
 def _add_derived(
     edges: dict[str, Relationship],
     source: str,
@@ -418,39 +324,3 @@ def _add_derived(
         source_ids=(doc.id,),
         origin=origin,  # type: ignore[arg-type]
     )
-
-
-def _contradiction(item: Located, path: Path, known: Callable[[str], bool]) -> Contradiction:
-    data = _clean(item.data)
-    entry_id = _required(item, "id", path)
-    raw_positions = data.get("positions") or []
-    if not isinstance(raw_positions, list) or len(raw_positions) < 2:
-        raise CorpusError(path, item.line, f"contradiction {entry_id!r} needs two or more positions")
-    positions = []
-    for raw in raw_positions:
-        if not isinstance(raw, dict) or not raw.get("statement"):
-            raise CorpusError(path, item.line, f"contradiction {entry_id!r}: a position needs a statement")
-        sids = as_str_list(raw.get("source_ids"), path, item.line, "source_ids")
-        for sid in sids:
-            if not known(sid):
-                raise CorpusError(path, item.line, f"source id {sid!r} names no document or entity")
-        positions.append(Position(statement=str(raw["statement"]), source_ids=sids))
-    entity_ids = as_str_list(data.get("entity_ids"), path, item.at("entity_ids"), "entity_ids")
-    for eid in entity_ids:
-        if not known(eid):
-            raise CorpusError(path, item.at("entity_ids"), f"entity id {eid!r} names nothing in the corpus")
-    status = str(data.get("status") or "open")
-    if status not in ("open", "resolved"):
-        raise CorpusError(path, item.at("status"), f"status must be 'open' or 'resolved', not {status!r}")
-    return Contradiction(
-        id=entry_id,
-        topic=_required(item, "topic", path),
-        entity_ids=entity_ids,
-        positions=tuple(positions),
-        status=status,  # type: ignore[arg-type]
-        owner=None if data.get("owner") is None else str(data["owner"]),
-        opened_at=as_date(data.get("opened_at"), path, item.at("opened_at"), "opened_at"),
-        resolved_at=as_date(data.get("resolved_at"), path, item.at("resolved_at"), "resolved_at"),
-        resolution=data.get("resolution"),
-    )
-
