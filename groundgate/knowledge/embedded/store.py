@@ -148,7 +148,7 @@ class SQLiteStore:
         with self._lock:
             try:
                 return self._conn.execute(sql, params).fetchall()
-            except sqlite3.OperationalError as exc:
+            except sqlite3.DatabaseError as exc:  # OperationalError, or a file that is no database
                 raise self._error(exc) from exc
 
     def _ranks(self, index: ImpactCache, terms: list[str], limit: int) -> list[tuple[int, float]]:
@@ -159,10 +159,10 @@ class SQLiteStore:
         with self._lock:
             try:
                 return index.rank(self._conn, terms, limit)
-            except sqlite3.OperationalError as exc:
+            except sqlite3.DatabaseError as exc:
                 raise self._error(exc) from exc
 
-    def _error(self, exc: sqlite3.OperationalError) -> StoreError:
+    def _error(self, exc: sqlite3.DatabaseError) -> StoreError:
         if "no such table" in str(exc):
             return StoreError(f"the knowledge store at {self.path} is empty; run `groundgate ingest`")
         return StoreError(str(exc))
@@ -533,6 +533,17 @@ class SQLiteStore:
             "ORDER BY seq"
         )
         return [ResolutionDecision(**dict(r)) for r in rows]
+
+    def is_empty(self) -> bool:
+        """Whether nothing was ever ingested: no documents and no entities, or no schema."""
+        tables = self._rows(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('documents', 'entities')"
+        )[0][0]
+        if tables < 2:
+            return True
+        return not self._rows(
+            "SELECT EXISTS (SELECT 1 FROM documents) OR EXISTS (SELECT 1 FROM entities)"
+        )[0][0]
 
     def counts(self) -> dict[str, int]:
         """How many records of each kind the store holds (retired edges excluded)."""
