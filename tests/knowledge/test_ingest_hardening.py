@@ -282,6 +282,21 @@ def test_a_symlink_to_a_file_inside_the_corpus_is_read(memory_store, tmp_path):
     assert "duplicate document id 'A-1'" in caught.value.problem
 
 
+# ---- re-ingest is idempotent -----------------------------------------------------------
+
+
+def test_reingesting_an_unchanged_corpus_adds_no_resolution_log_rows(memory_store):
+    from groundgate.knowledge.default import bundled_corpus
+
+    first = ingest(memory_store, bundled_corpus())
+    logged = memory_store.resolution_log()
+    assert first.resolution_decisions == len(logged) > 0
+    again = ingest(memory_store, bundled_corpus())
+    assert again.resolution_decisions == 0
+    assert memory_store.resolution_log() == logged
+    assert len(set(logged)) == len(logged)
+
+
 # ---- size limits -----------------------------------------------------------------------
 
 

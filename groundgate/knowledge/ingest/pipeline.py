@@ -193,6 +193,7 @@ def _build_batch(
         if entity.kind != "document":
             names.setdefault(entity.id.lower(), entity.id)
     resolution_log = []
+    logged = set(store.resolution_log())
     extracted: dict[str, Entity] = {}
     # Terms are scored only against the declared entities that share a word with them;
     # the others could only be logged as "below" (see CandidateIndex).
@@ -206,7 +207,10 @@ def _build_batch(
             _add_derived(relationships, doc.id, "mentions", target, doc, now, origin="extracted")
         for term, sentence in defined_terms(doc):
             matches, decisions = match_against(term, candidates.block(term))
-            resolution_log.extend(decisions)
+            for decision in decisions:  # each decision is logged once, whatever re-ingests it
+                if decision not in logged:
+                    logged.add(decision)
+                    resolution_log.append(decision)
             target_id = matches[0].entity.id if matches else None
             if target_id is None:
                 entity = term_entity(term, sentence, doc)
