@@ -306,3 +306,19 @@ def test_a_file_over_the_size_limit_names_the_file_and_the_limit(memory_store, t
         handle.truncate(MAX_FILE_BYTES + 1)
     error = refused(memory_store, tmp_path)
     assert error.path.name == "huge.md" and "MAX_FILE_BYTES" in error.problem
+
+
+# ---- what the walk and the reader accept -----------------------------------------------
+
+
+def test_a_pipe_in_the_folder_is_skipped_and_named_never_opened(memory_store, tmp_path):
+    write(tmp_path, {"a.md": DOC.format(front="")})
+    os.mkfifo(tmp_path / "feed.md")  # opening it for reading would block the ingest forever
+    report = ingest(memory_store, tmp_path)
+    assert report.skipped == ("feed.md",) and report.documents == 1
+
+
+def test_a_byte_order_mark_before_front_matter_is_dropped(memory_store, tmp_path):
+    write(tmp_path, {"a.md": "\ufeff" + DOC.format(front="")})
+    ingest(memory_store, tmp_path)
+    assert memory_store.get_document("A-1").title == "A"

@@ -121,7 +121,10 @@ def _build_batch(
             record = read_entity(item, path)
             eid = record.id
             if eid in entities or eid in documents:
-                raise CorpusError(path, item.at("id"), f"duplicate id {eid!r}")
+                first = entity_lines[eid] if eid in entities else (origins[eid], 1)
+                raise CorpusError(
+                    path, item.at("id"), f"duplicate id {eid!r} (also in {first[0]}:{first[1]})"
+                )
             entities[eid] = record
             entity_lines[eid] = (path, item.line)
 
@@ -175,11 +178,17 @@ def _build_batch(
             _add_derived(relationships, doc.id, "about", eid, doc, now)
 
     declared: list[Contradiction] = []
+    entry_lines: dict[str, tuple[Path, int]] = {}
     for path, parsed in sections.items():
         for item in parsed.get("contradictions", []):
             entry = read_contradiction(item, path, known)
-            if any(entry.id == other.id for other in declared):
-                raise CorpusError(path, item.at("id"), f"duplicate contradiction id {entry.id!r}")
+            if entry.id in entry_lines:
+                first = entry_lines[entry.id]
+                raise CorpusError(
+                    path, item.at("id"),
+                    f"duplicate contradiction id {entry.id!r} (also in {first[0]}:{first[1]})",
+                )
+            entry_lines[entry.id] = (path, item.at("id"))
             declared.append(entry)
 
     # Extraction: mentions, defined terms (resolved against what is declared), values.

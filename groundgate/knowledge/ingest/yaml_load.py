@@ -145,11 +145,7 @@ class _Composer:
         root = self._root()
         loader.get_event()  # document end
         if not loader.check_event(StreamEndEvent):
-            event = loader.get_event()
-            raise ComposerError(
-                "expected a single document in the stream", root.start_mark,
-                "but found another document", event.start_mark,
-            )
+            raise self._fail(loader.get_event(), "a second YAML document ('---'); a corpus file holds one")
         loader.get_event()
         return root
 
@@ -203,10 +199,8 @@ class _Composer:
         if anchor is None:
             return
         if anchor in self.anchors:
-            raise ComposerError(
-                f"found duplicate anchor {anchor!r}; first occurrence", self.anchors[anchor].start_mark,
-                "second occurrence", event.start_mark,
-            )
+            first = self.anchors[anchor].start_mark.line + 1 + self.line_offset
+            raise self._fail(event, f"anchor &{anchor} is defined twice (first on line {first})")
         self.anchors[anchor] = node
 
     def _scalar(self, event: Any) -> Node:
