@@ -5,6 +5,7 @@ these tests pin the exact cases the issue reported, and what is accepted around 
 """
 
 import os
+import re
 import textwrap
 import tracemalloc
 from datetime import date
@@ -322,3 +323,13 @@ def test_a_byte_order_mark_before_front_matter_is_dropped(memory_store, tmp_path
     write(tmp_path, {"a.md": "\ufeff" + DOC.format(front="")})
     ingest(memory_store, tmp_path)
     assert memory_store.get_document("A-1").title == "A"
+
+
+def test_the_limits_are_documented_with_their_values():
+    text = (Path(__file__).parents[2] / "docs" / "corpus-format.md").read_text(encoding="utf-8")
+    rows = {m[1]: m[2].strip() for m in re.finditer(r"^\| `(MAX_\w+)` \| ([^|]+)\|", text, re.MULTILINE)}
+    assert rows == {
+        "MAX_FILE_BYTES": f"{MAX_FILE_BYTES // 2**20} MiB",
+        "MAX_YAML_DEPTH": str(MAX_YAML_DEPTH),
+        "MAX_YAML_ALIAS_NODES": f"{MAX_YAML_ALIAS_NODES:,}",
+    }
