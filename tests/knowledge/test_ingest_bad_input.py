@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from groundgate.cli import app
 from groundgate.errors import CorpusError, StoreError
 from groundgate.knowledge.default import ingest_to_path
-from groundgate.knowledge.ingest import pipeline
+from groundgate.knowledge.ingest import plan
 from groundgate.knowledge.ingest.limits import MAX_FILE_BYTES, MAX_YAML_DEPTH
 from groundgate.testing.conformance import conformance_corpus
 
@@ -117,7 +117,7 @@ def unreadable(root: Path, monkeypatch) -> None:
 
 
 def disappears(root: Path, monkeypatch) -> None:
-    listed = pipeline.walk_corpus
+    listed = plan.walk_corpus
 
     def walk_then_delete(folder):
         (root / "docs" / "bad.md").write_text("# Bad\n")  # each ingest lists it, then loses it
@@ -125,7 +125,7 @@ def disappears(root: Path, monkeypatch) -> None:
         (root / "docs" / "bad.md").unlink()
         return files
 
-    monkeypatch.setattr(pipeline, "walk_corpus", walk_then_delete)
+    monkeypatch.setattr(plan, "walk_corpus", walk_then_delete)
 
 
 def unlistable(root: Path, monkeypatch) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from groundgate.errors import CorpusError
-from groundgate.knowledge.ingest import pipeline
+from groundgate.knowledge.ingest import plan
 from groundgate.knowledge.ingest.limits import MAX_FILE_BYTES, MAX_YAML_ALIAS_NODES, MAX_YAML_DEPTH
 from groundgate.knowledge.ingest.pipeline import ingest
 
@@ -215,14 +215,14 @@ def unreadable(path: Path, monkeypatch) -> None:
 
 def test_a_file_that_disappears_during_ingest_is_a_corpus_error(memory_store, tmp_path, monkeypatch):
     write(tmp_path, {"a.md": DOC.format(front=""), "b.md": "# B\n"})
-    listed = pipeline.walk_corpus
+    listed = plan.walk_corpus
 
     def walk_then_delete(root):
         files = listed(root)
         (tmp_path / "b.md").unlink()
         return files
 
-    monkeypatch.setattr(pipeline, "walk_corpus", walk_then_delete)
+    monkeypatch.setattr(plan, "walk_corpus", walk_then_delete)
     error = refused(memory_store, tmp_path)
     assert error.path.name == "b.md" and "disappeared" in error.problem
 

@@ -27,6 +27,7 @@ __all__ = [
     "as_date",
     "as_str_list",
     "line_of_key",
+    "parse_document",
     "read_document",
     "read_knowledge",
 ]
@@ -89,7 +90,7 @@ def _path_id(path: Path, root: Path) -> str:
 
 
 def read_document(path: Path, root: Path, *, shared_name: bool = False) -> Document:
-    """Parse one Markdown or text file, with optional YAML front matter.
+    """Read and parse one Markdown or text file, with optional YAML front matter.
 
     Without an ``id``, the file name without its extension names the document; when
     another file of the corpus has the same name (``shared_name``), its path under
@@ -99,7 +100,17 @@ def read_document(path: Path, root: Path, *, shared_name: bool = False) -> Docum
         CorpusError: The file cannot be read, or its front matter is malformed or gives
             a field a value of the wrong kind; names the file and line.
     """
-    raw = read_text(path).replace("\r\n", "\n")
+    return parse_document(read_text(path), path, root, shared_name=shared_name)
+
+
+def parse_document(text: str, path: Path, root: Path, *, shared_name: bool = False) -> Document:
+    """Parse the ``text`` of the document file at ``path`` (see ``read_document``).
+
+    Raises:
+        CorpusError: The front matter is malformed or gives a field a value of the wrong
+            kind; names the file and line.
+    """
+    raw = text.replace("\r\n", "\n")
     front: dict[str, Any] = {}
     body = raw
     front_text = ""
@@ -121,7 +132,7 @@ def read_document(path: Path, root: Path, *, shared_name: bool = False) -> Docum
     def line_of(key: str) -> int:
         return key_lines.get(key, 0) + 1
 
-    def text(key: str) -> str | None:
+    def field_text(key: str) -> str | None:
         return as_text(front.get(key), path, line_of(key), key)
 
     heading = _HEADING.search(body)
@@ -130,7 +141,7 @@ def read_document(path: Path, root: Path, *, shared_name: bool = False) -> Docum
     doc_id = as_id(given_id, path, line_of("id"), "id") if given_id not in (None, "") else fallback.strip()
     if not doc_id:
         raise CorpusError(path, line_of("id"), "empty 'id'")
-    title = text("title") or (heading.group(1) if heading else path.stem)
+    title = field_text("title") or (heading.group(1) if heading else path.stem)
     dates = {f: as_date(front.get(f), path, line_of(f), f) for f in _DATE_FIELDS}
     if dates["effective_from"] and dates["effective_to"]:
         if dates["effective_to"] <= dates["effective_from"]:
@@ -139,12 +150,12 @@ def read_document(path: Path, root: Path, *, shared_name: bool = False) -> Docum
     return Document(
         id=doc_id,
         title=title.strip(),
-        kind=text("kind") or "document",
-        version=text("version"),
-        url=text("url"),
+        kind=field_text("kind") or "document",
+        version=field_text("version"),
+        url=field_text("url"),
         supersedes=as_id_list(front.get("supersedes"), path, line_of("supersedes"), "supersedes"),
         entity_ids=as_id_list(front.get("entities"), path, line_of("entities"), "entities"),
-        owner=text("owner"),
+        owner=field_text("owner"),
         body=body.strip(),
         metadata=metadata,
         path=str(path.relative_to(root)) if path.is_relative_to(root) else str(path),
@@ -158,7 +169,7 @@ def read_knowledge(path: Path) -> dict[str, list[Located]]:
     Raises:
         CorpusError: The file cannot be read or is not a mapping of those three lists.
     """
-    loaded = load_yaml(read_text(path), path)
+    loaded = load_yaml(read_text(path), path, build_items=True)
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):

@@ -62,26 +62,33 @@ def _construct_timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
         return loader.construct_scalar(node)
 
 
+_BUILT = "tag:groundgate,2025:built"
+"""The tag of a node standing for a value constructed while the rest is still composed."""
+
 for _loader in (_LineLoader, _FastLineLoader):
     _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
     _loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
+    _loader.add_constructor(_BUILT, lambda loader, node: node.value)
 
 
-def load_yaml(text: str, path: Path, line_offset: int = 0) -> Any:
+def load_yaml(text: str, path: Path, line_offset: int = 0, *, build_items: bool = False) -> Any:
     """The value of the one YAML document in ``text`` (``None`` when it is empty).
 
     ``line_offset`` is added to line numbers, for YAML that starts further down a file.
+    ``build_items`` constructs each item of a list that is a value of the top mapping as
+    soon as it is read (a knowledge file's entities, relationships, contradictions), so
+    the nodes of a large file, several times its size, are never all in memory at once.
 
     Raises:
         CorpusError: The YAML is malformed or over a limit; names ``path`` and the line.
     """
     if _CSafeLoader is not None and not yaml.reader.Reader.NON_PRINTABLE.search(text):
         try:
-            return _load(_FastLineLoader(text), path, line_offset)
+            return _load(_FastLineLoader(text), path, line_offset, build_items)
         except (yaml.YAMLError, ValueError, TypeError):
             pass  # parse again below, so errors read exactly as the pure-Python loader's
     try:
-        return _load(_LineLoader(text), path, line_offset)
+        return _load(_LineLoader(text), path, line_offset, build_items)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = (mark.line + 1 + line_offset) if mark else None
@@ -90,9 +97,9 @@ def load_yaml(text: str, path: Path, line_offset: int = 0) -> Any:
         raise CorpusError(path, None, f"bad YAML: {exc}") from exc
 
 
-def _load(loader: yaml.SafeLoader, path: Path, line_offset: int) -> Any:
+def _load(loader: yaml.SafeLoader, path: Path, line_offset: int, build_items: bool) -> Any:
     try:
-        node = _Composer(loader, path, line_offset).document()
+        node = _Composer(loader, path, line_offset, build_items).document()
         return None if node is None else loader.construct_document(node)
     finally:
         loader.dispose()
@@ -127,6 +134,7 @@ class _Composer:
     loader: yaml.SafeLoader
     path: Path
     line_offset: int
+    build_items: bool
     anchors: dict[str, Node] = field(default_factory=dict)
     measured: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Anchor to (nodes, depth) of what it names, once that node is complete."""
@@ -168,6 +176,10 @@ class _Composer:
                 node.end_mark = event.end_mark
                 if done.anchor is not None:
                     self.measured[done.anchor] = (size, height)
+                if self.build_items and len(stack) == 2 and isinstance(stack[-1].node, SequenceNode):
+                    # An alias to it still finds the node itself (kept in ``anchors``).
+                    value = self.loader.construct_document(node)
+                    node = ScalarNode(_BUILT, value, node.start_mark, node.end_mark)
             if len(stack) + height > MAX_YAML_DEPTH:
                 raise self._too_deep(event)
             if not stack:
