@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The checkout this file is in, ahead of any installed groundgate: bench the code beside it.
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 
 from scale import generate, zipf_weights  # noqa: E402  (bench/ is not a package)
 
