@@ -84,28 +84,16 @@ def ingest(
     ] = "embedded",
 ) -> None:
     """Ingest a folder of documents and declared knowledge into a store, in one transaction."""
-    from groundgate.knowledge.default import bundled_corpus
+    from groundgate.knowledge.default import bundled_corpus, ingest_to_path
     from groundgate.knowledge.embed import make_embedder
-    from groundgate.knowledge.embedded.store import SQLiteStore
     from groundgate.knowledge.ingest.pipeline import ingest as run_ingest
-    from groundgate.knowledge.port import KnowledgeStore
 
     source = folder or bundled_corpus()
+    where: object = store
     try:
         embed = make_embedder(embedder)
-        where: object = store
         if backend not in ("embedded", "azure"):
             raise _fail(f"--backend must be embedded or azure, not {backend!r}")
-        if backend == "azure":
-            import os
-
-            from groundgate.knowledge.azure.store import AzureStore
-
-            target: KnowledgeStore = AzureStore.from_env(os.environ, embedder=embed)
-            where = target
-        else:
-            target = SQLiteStore.from_path(store)
-            target.setup()
         with Progress(
             TextColumn("{task.description}", markup=False), BarColumn(),
             TextColumn("{task.completed}/{task.total}"),
@@ -118,14 +106,23 @@ def ingest(
                     tasks[stage] = bar.add_task(stage, total=total)
                 bar.update(tasks[stage], completed=done)
 
-            report = run_ingest(target, source, embedder=embed, progress=progress)
+            if backend == "azure":
+                import os
+
+                from groundgate.knowledge.azure.store import AzureStore
+
+                target = AzureStore.from_env(os.environ, embedder=embed)
+                where = target
+                report = run_ingest(target, source, embedder=embed, progress=progress)
+                target.close()
+            else:
+                report = ingest_to_path(store, source, embedder=embed, progress=progress)
     except CorpusError as exc:
         raise _fail(f"{exc}\nnothing was written to {where}") from None
     except GroundgateError as exc:
         raise _fail(str(exc)) from None
-    target.close()  # type: ignore[attr-defined]  # both backends hold connections
     w = report.write
-    out.print(
+    out.print(  # markup off: paths and file names are the user's text
         f"ingested {source} into {where}\n"
         f"  documents      {report.documents} ({w.documents_written} written, "
         f"{w.documents_unchanged} unchanged)\n"
@@ -136,7 +133,9 @@ def ingest(
         f"  contradictions {report.contradictions_declared} declared, "
         f"{report.contradictions_detected} detected, {w.contradictions_opened} newly opened\n"
         f"  resolution     {report.resolution_decisions} decisions logged"
-        + (f"\n  skipped        {report.files_skipped} files" if report.files_skipped else "")
+        + (f"\n  skipped        {len(report.skipped)} files, not read:" if report.skipped else "")
+        + "".join(f"\n                 {name}" for name in report.skipped),
+        markup=False,
     )
 
 

@@ -1,18 +1,25 @@
-"""The embedded default: the bundled corpus, ingested on first use into a cached store."""
+"""The embedded default: the bundled corpus, ingested on first use into a cached store.
+
+Also how a folder is ingested into a store file (``ingest_to_path``, what
+``groundgate ingest`` does), so that a failed ingest never leaves a file behind.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
+import sqlite3
+import uuid
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 
+from groundgate.errors import StoreError
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.embedded.store import SQLiteStore
-from groundgate.knowledge.ingest.pipeline import ingest
+from groundgate.knowledge.ingest.pipeline import IngestReport, Progress, ingest
 
-__all__ = ["bundled_corpus", "bundled_questions", "bundled_store_path", "open_store"]
+__all__ = ["bundled_corpus", "bundled_questions", "bundled_store_path", "ingest_to_path", "open_store"]
 
 
 def _bundle() -> Path:
@@ -62,20 +69,101 @@ def open_store(
 
     The first ingest writes to a temporary file that is renamed into place, so an
     interrupted first run never leaves a half-built store behind.
+
+    Raises:
+        ConfigError: There is no store at ``path``.
+        StoreError: The store at ``path`` is empty (nothing was ingested into it) or is
+            not a knowledge store.
     """
     target = path or bundled_store_path(cache_dir, embedder)
     if path is None and not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".ingest-", suffix=".sqlite", dir=target.parent)
-        os.close(fd)
-        try:
-            store = SQLiteStore.from_path(tmp)
-            store.setup()
-            ingest(store, bundled_corpus(), embedder=embedder)
-            store.close()
-            os.replace(tmp, target)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        ingest_to_path(target, bundled_corpus(), embedder=embedder)
     store = SQLiteStore.from_path(target, read_only=read_only)
+    try:
+        empty = store.is_empty()
+    except StoreError:
+        store.close()
+        raise
+    if empty:
+        store.close()
+        raise StoreError(
+            f"the knowledge store at {target} is empty: nothing has been ingested into it; "
+            f"run `groundgate ingest FOLDER --store {target}`"
+        )
     return store
+
+
+def ingest_to_path(
+    path: Path | str,
+    folder: Path | str,
+    *,
+    embedder: Embedder | None = None,
+    progress: Progress | None = None,
+    now: datetime | None = None,
+) -> IngestReport:
+    """Ingest ``folder`` into the SQLite store at ``path``; if that fails, ``path`` is as it was.
+
+    A store that exists is written in one transaction, rolled back on any error. A new
+    one (or an existing file with no tables) is built in a temporary file next to
+    ``path`` and renamed into place only when the ingest succeeded, so a failed ingest
+    or a missing folder leaves no file behind.
+
+    Raises:
+        CorpusError: A corpus file is malformed; nothing was written.
+        StoreError: ``path`` is not a knowledge store, or cannot be written.
+    """
+    target = Path(path)
+    if _has_tables(target):
+        store = SQLiteStore.from_path(target)
+        try:
+            store.setup()
+            return ingest(store, folder, embedder=embedder, progress=progress, now=now)
+        finally:
+            store.close()
+    missing = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
+    tmp = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # Named here and created by SQLite, so the store gets the usual file mode.
+        tmp = target.parent / f".{target.name}.{uuid.uuid4().hex[:12]}.ingest"
+        store = SQLiteStore.from_path(tmp)
+        try:
+            store.setup()
+            report = ingest(store, folder, embedder=embedder, progress=progress, now=now)
+        finally:
+            store.close()
+        os.replace(tmp, target)
+        tmp = None
+        return report
+    except OSError as exc:
+        raise StoreError(f"cannot write the knowledge store at {target}: {exc.strerror or exc}") from exc
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        for folder_made in missing:  # innermost first; only what this call made, if still empty
+            if folder_made.exists() and not target.exists() and not any(folder_made.iterdir()):
+                folder_made.rmdir()
+
+
+def _has_tables(path: Path) -> bool:
+    """Whether ``path`` is a knowledge store with tables (read without writing a byte).
+
+    Raises:
+        StoreError: ``path`` is a folder, not an SQLite database, or a database of
+            something other than groundgate.
+    """
+    if not path.exists():
+        return False
+    if not path.is_file():
+        raise StoreError(f"the knowledge store path {path} is not a file")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path} is not a groundgate knowledge store ({exc})") from exc
+    if names and "schema_version" not in names:
+        raise StoreError(f"{path} is an SQLite database, but not a groundgate knowledge store")
+    return bool(names)

@@ -7,7 +7,7 @@ from it (timelines, diffs) live beside it as pure functions (``timeline.py``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Protocol, runtime_checkable
@@ -24,7 +24,7 @@ from groundgate.knowledge.model import (
     TraversalPath,
 )
 
-__all__ = ["IngestBatch", "KnowledgeStore", "MAX_HOPS", "MAX_TOP_K", "WriteReport"]
+__all__ = ["IngestBatch", "KnowledgeStore", "MAX_HOPS", "MAX_TOP_K", "StreamingWriter", "WriteReport"]
 
 MAX_TOP_K = 50
 """No search returns more than this many results."""
@@ -145,4 +145,21 @@ class KnowledgeStore(Protocol):
 
     def apply(self, batch: IngestBatch, *, now: datetime) -> WriteReport:
         """Write a batch in one transaction; unchanged records stay untouched."""
+        ...
+
+
+@runtime_checkable
+class StreamingWriter(Protocol):
+    """A store that writes one ingest as a sequence of batches, in one transaction.
+
+    ``ingest`` hands such a store its batches as it makes them, so that a large corpus is
+    never in memory whole; any other store gets them merged into one ``apply``.
+    """
+
+    def apply_parts(self, parts: Iterable[IngestBatch], *, now: datetime) -> WriteReport:
+        """Write each batch of ``parts`` in order, all in one transaction.
+
+        A part is taken from ``parts`` only once the one before it is written; an error
+        while ``parts`` is iterated rolls everything back.
+        """
         ...

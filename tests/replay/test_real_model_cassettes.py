@@ -37,8 +37,10 @@ CASES = [
 (q01 q02 q04 q10), multi-hop (q11), temporal (q21), contested (q25 q26 q27), unanswerable (q30 q31 q33)."""
 BOUNDS = Bounds(wall_clock_s=900.0)
 """A small model on 2 cores takes minutes; a wall clock tripped while recording would not trip in replay."""
-SETTINGS = {"temperature": 0.0, "timeout_s": 600.0}
-"""Greedy decoding, so a re-recording is as close to the last one as the server allows."""
+SETTINGS = {"temperature": 0.0, "timeout_s": 600.0, "max_tokens": 384}
+"""Greedy decoding, so a re-recording is as close to the last one as the server allows; a reply of
+at most 384 tokens (grammar-constrained tool arguments run at about a token a second here, and a
+small model can repeat a list item until its context is full)."""
 
 
 def real_models():

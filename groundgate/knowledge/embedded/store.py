@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
@@ -148,7 +148,7 @@ class SQLiteStore:
         with self._lock:
             try:
                 return self._conn.execute(sql, params).fetchall()
-            except sqlite3.OperationalError as exc:
+            except sqlite3.DatabaseError as exc:  # OperationalError, or a file that is no database
                 raise self._error(exc) from exc
 
     def _ranks(self, index: ImpactCache, terms: list[str], limit: int) -> list[tuple[int, float]]:
@@ -159,10 +159,10 @@ class SQLiteStore:
         with self._lock:
             try:
                 return index.rank(self._conn, terms, limit)
-            except sqlite3.OperationalError as exc:
+            except sqlite3.DatabaseError as exc:
                 raise self._error(exc) from exc
 
-    def _error(self, exc: sqlite3.OperationalError) -> StoreError:
+    def _error(self, exc: sqlite3.DatabaseError) -> StoreError:
         if "no such table" in str(exc):
             return StoreError(f"the knowledge store at {self.path} is empty; run `groundgate ingest`")
         return StoreError(str(exc))
@@ -534,6 +534,17 @@ class SQLiteStore:
         )
         return [ResolutionDecision(**dict(r)) for r in rows]
 
+    def is_empty(self) -> bool:
+        """Whether nothing was ever ingested: no documents and no entities, or no schema."""
+        tables = self._rows(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('documents', 'entities')"
+        )[0][0]
+        if tables < 2:
+            return True
+        return not self._rows(
+            "SELECT EXISTS (SELECT 1 FROM documents) OR EXISTS (SELECT 1 FROM entities)"
+        )[0][0]
+
     def counts(self) -> dict[str, int]:
         """How many records of each kind the store holds (retired edges excluded)."""
         queries = {
@@ -572,32 +583,36 @@ class SQLiteStore:
         Unchanged documents and edges are left untouched; changed edges are retired and
         re-recorded, so ``known_at`` still sees the past.
         """
+        return self.apply_parts([batch], now=now)
+
+    def apply_parts(self, parts: Iterable[IngestBatch], *, now: datetime) -> WriteReport:
+        """Write each batch of ``parts`` in order, in one transaction (as ``apply`` does one).
+
+        A part is taken only once the one before it is written, so a caller can make the
+        parts as they are written; an error while ``parts`` is iterated rolls back all.
+        """
         stamp = now.isoformat()
+        totals = [0] * 7
         with self._transaction() as conn:
-            written, unchanged, chunks = self._write_documents(conn, batch)
-            self._write_entities(conn, batch.entities)
-            rels, retired = self._write_relationships(conn, batch.relationships, stamp)
-            opened = 0
-            for entry in batch.contradictions:
-                opened += self._upsert_contradiction(conn, entry)
-            conn.executemany(
-                "INSERT INTO resolution_log (mention, candidate_id, score, decision, zone, "
-                "reason) VALUES (?,?,?,?,?,?)",
-                [(d.mention, d.candidate_id, d.score, d.decision, d.zone, d.reason)
-                 for d in batch.resolution_log],
-            )
+            for batch in parts:
+                written, unchanged, chunks = self._write_documents(conn, batch)
+                self._write_entities(conn, batch.entities)
+                rels, retired = self._write_relationships(conn, batch.relationships, stamp)
+                opened = 0
+                for entry in batch.contradictions:
+                    opened += self._upsert_contradiction(conn, entry)
+                conn.executemany(
+                    "INSERT INTO resolution_log (mention, candidate_id, score, decision, zone, "
+                    "reason) VALUES (?,?,?,?,?,?)",
+                    [(d.mention, d.candidate_id, d.score, d.decision, d.zone, d.reason)
+                     for d in batch.resolution_log],
+                )
+                counts = (written, unchanged, chunks, len(batch.entities), rels, retired, opened)
+                totals = [total + count for total, count in zip(totals, counts, strict=True)]
             # A no-op unless this write (or an earlier one by other code) changed the text.
             for index in (self._chunk_impacts, self._entity_impacts):
                 index.refresh_stored(conn, skip_words=STOPWORDS)
-        return WriteReport(
-            documents_written=written,
-            documents_unchanged=unchanged,
-            chunks_written=chunks,
-            entities_written=len(batch.entities),
-            relationships_written=rels,
-            relationships_retired=retired,
-            contradictions_opened=opened,
-        )
+        return WriteReport(*totals)
 
     # Writing one row at a time costs a statement per row; a first ingest writes hundreds
     # of thousands. So records the store has never seen are buffered and written with

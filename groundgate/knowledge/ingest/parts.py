@@ -1,0 +1,186 @@
+"""Pass 2 of an ingest: the documents read again, in parts a store writes as they come.
+
+See ``plan.py`` for the two passes. ``IngestPlan`` is what pass 1 leaves: every record of
+the corpus but the documents' bodies and chunks, which ``IngestPlan.parts`` makes
+``PART_DOCUMENTS`` documents at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from groundgate.errors import CorpusError
+from groundgate.knowledge.embed import Embedder
+from groundgate.knowledge.ingest.chunking import chunk_document
+from groundgate.knowledge.ingest.extract import MentionIndex
+from groundgate.knowledge.ingest.files import read_text
+from groundgate.knowledge.ingest.reader import parse_document
+from groundgate.knowledge.model import (
+    Contradiction,
+    Document,
+    Entity,
+    Relationship,
+    ResolutionDecision,
+    Validity,
+)
+from groundgate.knowledge.port import IngestBatch
+
+__all__ = ["PART_DOCUMENTS", "DocumentRecord", "IngestPlan", "Progress"]
+
+Progress = Callable[[str, int, int], None]
+"""Called as ``progress(stage, done, total)``."""
+
+PART_DOCUMENTS = 1_000
+"""Documents per batch of pass 2: their bodies, chunks and edges are what memory holds."""
+
+
+@dataclass(slots=True)
+class DocumentRecord:
+    """What pass 1 keeps of a document: enough to check, date, name and describe it."""
+
+    path: Path
+    shared_name: bool
+    text_hash: int
+    """``hash()`` of the file's text, to tell that pass 2 reads what pass 1 read."""
+    title: str
+    owner: str | None
+    description: str
+    entity_ids: tuple[str, ...]
+    supersedes: tuple[str, ...]
+    effective_from: date | None
+    effective_to: date | None
+    """As read, or where a successor begins."""
+
+    @property
+    def validity(self) -> Validity:
+        """The effective window."""
+        return Validity(valid_from=self.effective_from, valid_to=self.effective_to)
+
+
+@dataclass
+class IngestPlan:
+    """What pass 1 learned of a corpus: everything but the documents' bodies and chunks."""
+
+    root: Path
+    now: datetime
+    files_read: int
+    skipped: tuple[str, ...]
+    documents: dict[str, DocumentRecord]
+    """In reading order."""
+    declared_entities: list[Entity]
+    extracted_entities: list[Entity]
+    declared_edges: dict[str, Relationship]
+    term_targets: dict[str, list[str]]
+    """Document id to the entities its defined terms resolved to, in order."""
+    names: dict[str, str]
+    contradictions_declared: list[Contradiction]
+    contradictions_detected: list[Contradiction]
+    resolution_log: list[ResolutionDecision]
+    chunks: int = 0
+    """Chunks pass 2 has made so far."""
+    relationships: int = 0
+    """Relationships pass 2 has yielded so far."""
+
+    @property
+    def entities(self) -> int:
+        """How many entities the ingest writes (declared, one per document, extracted)."""
+        return len(self.declared_entities) + len(self.documents) + len(self.extracted_entities)
+
+    def parts(
+        self, embedder: Embedder | None = None, progress: Progress | None = None
+    ) -> Iterator[IngestBatch]:
+        """Pass 2: batches of ``PART_DOCUMENTS`` documents with their chunks, then the rest.
+
+        Raises:
+            CorpusError: A document cannot be read again, or changed since pass 1.
+        """
+        mentions = MentionIndex(self.names)
+        ids = list(self.documents)
+        edges = list(self.declared_edges.values())
+        for start in range(0, len(ids), PART_DOCUMENTS):
+            docs = [self._read_again(doc_id) for doc_id in ids[start : start + PART_DOCUMENTS]]
+            done = start + len(docs)
+            if progress:
+                progress("chunk", done, len(ids))
+            yield self._part(docs, edges + self._edges(docs, mentions), embedder, progress, done)
+            edges = []
+        if edges:  # a folder of declared knowledge only
+            self.relationships += len(edges)
+        yield IngestBatch(
+            entities=[*self.declared_entities, *self._document_entities(), *self.extracted_entities],
+            relationships=edges,
+            contradictions=[*self.contradictions_declared, *self.contradictions_detected],
+            resolution_log=self.resolution_log,
+        )
+
+    def _read_again(self, doc_id: str) -> Document:
+        record = self.documents[doc_id]
+        text = read_text(record.path)
+        if hash(text) != record.text_hash:
+            raise CorpusError(record.path, None, "the file changed while the corpus was read")
+        doc = parse_document(text, record.path, self.root, shared_name=record.shared_name)
+        if doc.effective_to != record.effective_to:  # ended by its successor in pass 1
+            doc = doc.model_copy(update={"effective_to": record.effective_to})
+        return doc
+
+    def _edges(self, docs: list[Document], mentions: MentionIndex) -> list[Relationship]:
+        """The edges ``docs`` imply: supersession and aboutness, then mentions.
+
+        Each edge's id starts with its document's id, so only a declared edge or one of the
+        same document can share it.
+        """
+        edges: dict[str, Relationship] = {}
+
+        def add(source: str, kind: str, target: str, origin: str = "document") -> None:
+            edge_id = f"{source}|{kind}|{target}|"
+            if edge_id in edges or edge_id in self.declared_edges or source == target:
+                return
+            edges[edge_id] = Relationship(
+                id=edge_id, source=source, type=kind, target=target, recorded_at=self.now,
+                source_ids=(source,), origin=origin,  # type: ignore[arg-type]
+            )
+
+        for doc in docs:
+            for old_id in doc.supersedes:
+                add(doc.id, "supersedes", old_id)
+            for eid in doc.entity_ids:
+                add(doc.id, "about", eid)
+        for doc in docs:
+            for target in sorted(mentions.find(doc.body, doc.id)):
+                about = f"{doc.id}|about|{target}|"
+                if about not in edges and about not in self.declared_edges:
+                    add(doc.id, "mentions", target, origin="extracted")
+            for target in self.term_targets.get(doc.id, ()):
+                add(doc.id, "mentions", target, origin="extracted")
+        return list(edges.values())
+
+    def _document_entities(self) -> Iterator[Entity]:
+        for doc_id, record in self.documents.items():
+            yield Entity(
+                id=doc_id, kind="document", name=record.title, owner=record.owner,
+                description=record.description, source_ids=(doc_id,), origin="document",
+            )
+
+    def _part(
+        self,
+        docs: list[Document],
+        edges: list[Relationship],
+        embedder: Embedder | None,
+        progress: Progress | None,
+        done: int,
+    ) -> IngestBatch:
+        chunks = [chunk for doc in docs for chunk in chunk_document(doc)]
+        self.chunks += len(chunks)
+        self.relationships += len(edges)
+        vectors: dict[str, list[float]] = {}
+        if embedder is not None and chunks:
+            for start in range(0, len(chunks), 256):
+                window = chunks[start : start + 256]
+                embedded = embedder.embed_documents([f"{c.heading}\n{c.text}" for c in window])
+                vectors.update({c.id: v for c, v in zip(window, embedded, strict=True)})
+            if progress:
+                progress("embed", done, len(self.documents))
+        return IngestBatch(documents=docs, chunks=chunks, relationships=edges, vectors=vectors)

@@ -1,0 +1,248 @@
+"""Ingest in two passes over the documents, so that only a few bodies are held at a time.
+
+Pass 1 (``plan_ingest``) reads and validates everything: the declared knowledge, then
+every document, from whose body it takes what the whole corpus needs (defined terms and
+their resolution, value statements) before letting the body go; then it ends superseded
+documents, checks every id and detects contradictions. It writes nothing, so a bad file
+stops the ingest before any write. Of each document it keeps a small ``DocumentRecord``.
+
+Pass 2 (``IngestPlan.parts``) reads the documents again, ``PART_DOCUMENTS`` at a time,
+finds their mentions (which need every name of the corpus, known only after pass 1),
+chunks and embeds them, and yields each group as a batch with the edges its documents
+imply; the entities, the register and the resolution log come in a last batch (after
+every document, as ``apply`` writes them). A store that writes the parts in one
+transaction as they come (``StreamingWriter``) holds one group's bodies, chunks and
+edges, not the corpus's. A file that changed between the passes is an error.
+
+For a corpus of at most ``PART_DOCUMENTS`` documents the records, and their order, are
+those of one batch built at once; for a larger one, edges are written group by group.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from groundgate.errors import CorpusError
+from groundgate.knowledge.ingest.contradictions import detect_contradictions
+from groundgate.knowledge.ingest.declared import read_contradiction, read_entity, read_relationship
+from groundgate.knowledge.ingest.extract import (
+    IDENTIFIER,
+    ValueStatement,
+    defined_terms,
+    term_entity,
+    value_statements,
+)
+from groundgate.knowledge.ingest.files import read_text, walk_corpus
+from groundgate.knowledge.ingest.parts import DocumentRecord, IngestPlan, Progress
+from groundgate.knowledge.ingest.reader import line_of_key, parse_document, read_knowledge
+from groundgate.knowledge.model import Contradiction, Entity, Relationship, ResolutionDecision
+from groundgate.knowledge.port import KnowledgeStore
+from groundgate.knowledge.resolution import CandidateIndex, match_against
+
+__all__ = ["plan_ingest"]
+
+
+def plan_ingest(
+    store: KnowledgeStore, root: Path, *, now: datetime, progress: Progress | None = None
+) -> IngestPlan:
+    """Pass 1: read and validate a folder; nothing is written.
+
+    Raises:
+        CorpusError: A file is malformed, or an id names nothing; names file and line.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise CorpusError(root, None, "no such folder" if not root.exists() else "not a folder")
+    files = walk_corpus(root)
+    if not files.documents and not files.knowledge:
+        raise CorpusError(root, None, "no .md, .txt or .yaml files found")
+
+    sections = {p: read_knowledge(p) for p in files.knowledge}
+    entities: dict[str, Entity] = {}
+    entity_lines: dict[str, tuple[Path, int]] = {}
+    id_lines: dict[str, int] = {}
+    for path, parsed in sections.items():
+        for item in parsed.get("entities", []):
+            entity = read_entity(item, path)
+            if entity.id in entities:
+                first = entity_lines[entity.id]
+                raise CorpusError(
+                    path, item.at("id"), f"duplicate id {entity.id!r} (also in {first[0]}:{first[1]})"
+                )
+            entities[entity.id] = entity
+            entity_lines[entity.id] = (path, item.line)
+            id_lines[entity.id] = item.at("id")
+
+    reading = _Reading(CandidateIndex(entities.values()), set(store.resolution_log()))
+    documents: dict[str, DocumentRecord] = {}
+    file_names = Counter(path.stem for path in files.documents)
+    for index, path in enumerate(files.documents, start=1):
+        doc_id, record = reading.read(path, root, shared_name=file_names[path.stem] > 1)
+        if doc_id in documents:
+            raise CorpusError(
+                path, line_of_key(path, "id"),
+                f"duplicate document id {doc_id!r} (also in {documents[doc_id].path})",
+            )
+        documents[doc_id] = record
+        if progress:
+            progress("read", index, len(files.documents))
+    for eid, (path, _) in entity_lines.items():
+        if eid in documents:
+            raise CorpusError(path, id_lines[eid], f"duplicate id {eid!r} (also in {documents[eid].path}:1)")
+
+    # Superseded documents end where their successor begins.
+    statements = reading.statements
+    for doc in documents.values():  # an end is set on the superseded, never on its successor
+        for old_id in doc.supersedes:
+            old = documents.get(old_id)
+            if old is None and store.get_document(old_id) is None:
+                path = doc.path
+                raise CorpusError(
+                    path, line_of_key(path, "supersedes"),
+                    f"'supersedes' names unknown document {old_id!r}",
+                )
+            if old is not None and old.effective_to is None and doc.effective_from:
+                old.effective_to = doc.effective_from
+                statements[old_id] = [replace(s, validity=old.validity) for s in statements[old_id]]
+
+    def known(eid: str) -> bool:
+        return eid in entities or eid in documents or store.get_entity(eid) is not None
+
+    for eid, (path, line) in entity_lines.items():
+        for sid in entities[eid].source_ids:
+            if not known(sid):
+                raise CorpusError(path, line, f"source id {sid!r} names no document or entity")
+    for record in documents.values():
+        for eid in record.entity_ids:
+            if not known(eid):
+                raise CorpusError(
+                    record.path, line_of_key(record.path, "entities"), f"'entities' names unknown id {eid!r}"
+                )
+
+    edges: dict[str, Relationship] = {}
+    for path, parsed in sections.items():
+        for item in parsed.get("relationships", []):
+            edge = read_relationship(item, path, now, known)
+            if edge.id in edges:
+                raise CorpusError(path, item.line, f"duplicate relationship {edge.id!r}")
+            edges[edge.id] = edge
+
+    declared: list[Contradiction] = []
+    entry_lines: dict[str, tuple[Path, int]] = {}
+    for path, parsed in sections.items():
+        for item in parsed.get("contradictions", []):
+            entry = read_contradiction(item, path, known)
+            if entry.id in entry_lines:
+                first = entry_lines[entry.id]
+                raise CorpusError(
+                    path, item.at("id"),
+                    f"duplicate contradiction id {entry.id!r} (also in {first[0]}:{first[1]})",
+                )
+            entry_lines[entry.id] = (path, item.at("id"))
+            declared.append(entry)
+    del sections  # the YAML as read, with its line marks: not needed any more
+
+    extracted = [e for eid, e in reading.terms.items() if eid not in entities and eid not in documents]
+    return IngestPlan(
+        root=root,
+        now=now,
+        files_read=len(files.documents) + len(files.knowledge),
+        skipped=tuple(files.skipped),
+        documents=documents,
+        declared_entities=list(entities.values()),
+        extracted_entities=extracted,
+        declared_edges=edges,
+        term_targets=reading.term_targets,
+        names=_names(entities.values(), documents),
+        contradictions_declared=declared,
+        contradictions_detected=_detect(documents, statements, declared, now),
+        resolution_log=reading.resolution_log,
+    )
+
+
+class _Reading:
+    """Pass 1 over one document at a time: what its body tells the whole corpus."""
+
+    def __init__(self, candidates: CandidateIndex, logged: set[ResolutionDecision]) -> None:
+        # Defined terms are resolved against the declared entities that share a word with
+        # them (the others could only be logged as "below", see CandidateIndex).
+        self.candidates = candidates
+        self.logged = logged
+        self.resolution_log: list[ResolutionDecision] = []
+        self.terms: dict[str, Entity] = {}
+        self.term_targets: dict[str, list[str]] = {}
+        self.statements: dict[str, list[ValueStatement]] = {}
+
+    def read(self, path: Path, root: Path, *, shared_name: bool) -> tuple[str, DocumentRecord]:
+        text = read_text(path)
+        doc = parse_document(text, path, root, shared_name=shared_name)
+        for term, sentence in defined_terms(doc):
+            matches, decisions = match_against(term, self.candidates.block(term))
+            for decision in decisions:  # each decision is logged once, whatever re-ingests it
+                if decision not in self.logged:
+                    self.logged.add(decision)
+                    self.resolution_log.append(decision)
+            target = matches[0].entity if matches else term_entity(term, sentence, doc)
+            if not matches:
+                self.terms.setdefault(target.id, target)
+            self.term_targets.setdefault(doc.id, []).append(target.id)
+        if doc.id not in self.statements:  # a duplicate id is refused by the caller
+            self.statements[doc.id] = value_statements(doc)  # after defined_terms: same sentences
+        return doc.id, DocumentRecord(
+            path=path, shared_name=shared_name, text_hash=hash(text), title=doc.title,
+            owner=doc.owner, description=doc.body[:240], entity_ids=doc.entity_ids,
+            supersedes=doc.supersedes, effective_from=doc.effective_from, effective_to=doc.effective_to,
+        )
+
+
+def _names(entities: Iterable[Entity], documents: dict[str, DocumentRecord]) -> dict[str, str]:
+    """Lower-cased names and aliases (and declared ids) to the entity or document they name."""
+    names: dict[str, str] = {}
+    for entity in entities:
+        for name in (entity.name, *entity.aliases):
+            key = " ".join(name.lower().split())
+            if len(key) >= 3:
+                names.setdefault(key, entity.id)
+        if entity.kind != "document":
+            names.setdefault(entity.id.lower(), entity.id)
+    for doc_id, record in documents.items():
+        key = " ".join(record.title.lower().split())
+        if len(key) >= 3:
+            names.setdefault(key, doc_id)
+    return names
+
+
+def _detect(
+    documents: dict[str, DocumentRecord],
+    statements: dict[str, list[ValueStatement]],
+    declared: list[Contradiction],
+    now: datetime,
+) -> list[Contradiction]:
+    """Open register entries for documents that state conflicting values."""
+    covered = {
+        frozenset((a, b))
+        for entry in declared
+        for a in entry.source_ids
+        for b in entry.source_ids
+        if a != b
+    }
+    related = {frozenset((i, old)) for i, d in documents.items() for old in d.supersedes}
+    return detect_contradictions(
+        [s for found in statements.values() for s in found],
+        titles={i: d.title for i, d in documents.items()},
+        related=related,
+        covered=covered,
+        entity_ids={i: d.entity_ids for i, d in documents.items()},
+        today=now.date(),
+        subjects={
+            i: frozenset(
+                {m.group(0) for m in IDENTIFIER.finditer(d.title) if m.group(0) != i}
+                | set(d.entity_ids)
+            )
+            for i, d in documents.items()
+        },
+    )
