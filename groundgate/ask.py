@@ -156,7 +156,7 @@ def ask(
             inputs["deep"] = deep
             keys.append("escalation")
         elif mode == "pipeline":
-            graph = build_pipeline(lane_store, model, run_tool=lane_runner, **common)
+            graph = build_pipeline(lane_store, model, bounds=bounds, run_tool=lane_runner, **common)
         else:
             graph = build_agent(store, model, tools=MODES[mode], bounds=bounds, telemetry=telemetry, **common)
         config: dict[str, Any] = {}

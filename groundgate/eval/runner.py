@@ -79,7 +79,7 @@ def _runner(config: str, store: KnowledgeStore, model_spec: str, policies: Polic
     common: dict[str, Any] = {"policies": policies, "embedder": embedder, "model_name": model_spec}
     graph: Any
     if config == "A":
-        graph = build_pipeline(store, model, **common)
+        graph = build_pipeline(store, model, bounds=bounds, **common)
     elif config == "B":
         graph = build_agent(store, model, tools=["search_evidence"], bounds=bounds, **common)
     elif config == "C":

@@ -21,7 +21,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from groundgate.graph.context import ToolRunner, bind_context
+from groundgate.graph.context import Bounds, ToolRunner, bind_context
 from groundgate.graph.state import AgentInput, AgentOutput
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.port import KnowledgeStore
@@ -73,6 +73,7 @@ def build_pipeline(
     model: BaseChatModel | None = None,
     *,
     policies: PolicySet | None = None,
+    bounds: Bounds | None = None,
     embedder: Embedder | None = None,
     model_name: str | None = None,
     keep: int = 20,
@@ -87,6 +88,7 @@ def build_pipeline(
         model: ``None`` or the offline planner: the answer is extractive and deterministic.
             Any other chat model writes the answer from the reranked bundle in one call.
         policies: The policy layer (the same ``PolicySet`` the agent takes).
+        bounds: The run's bounds; lane A's answer-model call is held to the wall clock.
         embedder: Query embedder for hybrid search, if the store was ingested with one.
         model_name: The name the trace shows for the model.
         keep: Evidence items, best first, an answer model is shown (the extractive answer
@@ -101,6 +103,7 @@ def build_pipeline(
         model=answer_model or OfflinePlanner(),
         tools=PIPELINE_TOOLS,
         policies=policies or PolicySet(),
+        bounds=bounds or Bounds(),
         embedder=embedder,
         model_name=model_name or (
             "offline" if answer_model is None

@@ -169,7 +169,7 @@ def run_agent(state: RouterState, runtime: Runtime[RouterContext]) -> dict[str, 
 def merge_traces(lanes: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
     """One trace over the lanes that ran: steps marked with their lane, totals summed."""
     steps = [{**step, "lane": lane} for lane, trace in lanes for step in trace["steps"]]
-    keys = ("rounds", "tool_calls", "model_calls", "tokens", "tool_ms", "model_ms", "errors")
+    keys = ("rounds", "tool_calls", "model_calls", "tokens", "tool_ms", "model_ms", "errors", "model_errors")
     totals = {k: sum(trace["totals"].get(k, 0) for _, trace in lanes) for k in keys}
     totals["tool_ms"] = round(totals["tool_ms"], 3)
     totals["model_ms"] = round(totals["model_ms"], 3)
@@ -223,7 +223,8 @@ def build_router(
     """
     ctx = RouterContext(
         pipeline=build_pipeline(
-            store, model, policies=policies, embedder=embedder, model_name=model_name, run_tool=run_tool
+            store, model, policies=policies, bounds=bounds, embedder=embedder, model_name=model_name,
+            run_tool=run_tool,
         ),
         agent=build_agent(
             store, model, tools=tools, bounds=bounds, policies=policies, embedder=embedder,

@@ -178,6 +178,9 @@ def apply_policies(
             insufficient.insert(0, note)
     kept = [c for c in claims if c.status != "removed"]
     answered = (draft.answered and bool(kept)) or bool(contested)
+    if not answered and not insufficient:
+        # Every sentence of the draft went (unsupported, or withheld): say so, never a bare refusal.
+        insufficient.append(UNSUPPORTED_DRAFT)
     parts = [_presentation(p) for p in contested]
     if not answered:
         parts.append("The sources available do not answer this question.")
@@ -202,6 +205,8 @@ def apply_policies(
     )
 
 
+UNSUPPORTED_DRAFT = "no sentence of the draft answer is supported by the sources the run retrieved"
+"""The insufficient note of an answer whose every drafted sentence was removed."""
 TOPIC_OVERLAP = 0.6
 """Share of a contested topic's words a claim must contain to speak to the dispute."""
 POSITION_OVERLAP = 0.5

@@ -13,8 +13,9 @@ import functools
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic.json_schema import JsonDict
 
-__all__ = ["compact_schema", "usage_hint"]
+__all__ = ["HIDDEN", "MODEL_HIDDEN", "compact_schema", "usage_hint"]
 
 
 def _compact(node: dict[str, Any]) -> dict[str, Any]:
@@ -35,12 +36,20 @@ def _compact(node: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+MODEL_HIDDEN = "x-not-for-models"
+"""Schema key of an argument the model's contract leaves out (``Field(json_schema_extra=HIDDEN)``)."""
+HIDDEN: JsonDict = {MODEL_HIDDEN: True}
+"""``json_schema_extra`` of a filter whose vocabulary a model cannot know: callers may use it;
+models are not offered it (a small model fills every filter it is shown, with guesses)."""
+
+
 def compact_schema(args_model: type[BaseModel]) -> dict[str, Any]:
     """The object schema of a tool's arguments: types, descriptions and required names only."""
     full = args_model.model_json_schema()
     required = list(full.get("required") or ())
+    offered = {k: v for k, v in full.get("properties", {}).items() if not v.get(MODEL_HIDDEN)}
     # Required arguments first: a model reads (and writes) them before the options.
-    order = sorted(full.get("properties", {}).items(), key=lambda item: item[0] not in required)
+    order = sorted(offered.items(), key=lambda item: item[0] not in required)
     schema: dict[str, Any] = {"type": "object", "properties": {name: _compact(prop) for name, prop in order}}
     if required:
         schema["required"] = required

@@ -6,6 +6,7 @@ from pydantic import Field
 
 from groundgate.tools.base import AsOfArgs, ToolDeps, ToolSpec
 from groundgate.tools.envelope import Envelope, ResultItem
+from groundgate.tools.schema import HIDDEN
 
 NAME = "search_evidence"
 DESCRIPTION = (
@@ -20,7 +21,7 @@ class Args(AsOfArgs):
     query: str = Field(..., min_length=2, max_length=400, description="What to look for.")
     top_k: int = Field(6, ge=1, le=20, description="1-20.")
     kinds: list[str] = Field(
-        default_factory=list, description="Only these document kinds."
+        default_factory=list, description="Only these document kinds.", json_schema_extra=HIDDEN
     )
 
 

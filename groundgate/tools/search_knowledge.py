@@ -6,6 +6,7 @@ from pydantic import Field
 
 from groundgate.tools.base import ToolArgs, ToolDeps, ToolSpec
 from groundgate.tools.envelope import Envelope, ResultItem
+from groundgate.tools.schema import HIDDEN
 from groundgate.tools.search_evidence import kinds_note
 
 NAME = "search_knowledge"
@@ -20,7 +21,9 @@ class Args(ToolArgs):
 
     query: str = Field(..., min_length=2, max_length=400, description="What to look for.")
     top_k: int = Field(6, ge=1, le=20, description="1-20.")
-    kinds: list[str] = Field(default_factory=list, description="Only these entity kinds.")
+    kinds: list[str] = Field(
+        default_factory=list, description="Only these entity kinds.", json_schema_extra=HIDDEN
+    )
 
 
 def run(args: Args, deps: ToolDeps) -> Envelope:

@@ -10,6 +10,7 @@ from groundgate.errors import ToolFailure
 from groundgate.knowledge.model import RELATIONSHIP_TYPES, Validity
 from groundgate.tools.base import AsOfArgs, ToolDeps, ToolSpec
 from groundgate.tools.envelope import Envelope, ResultItem
+from groundgate.tools.schema import HIDDEN
 
 NAME = "traverse"
 DESCRIPTION = (
@@ -26,7 +27,9 @@ class Args(AsOfArgs):
     relation_types: list[str] = Field(
         default_factory=list, description="Relationship types."
     )
-    known_at: datetime | None = Field(None, description="Only what was recorded by then.")
+    known_at: datetime | None = Field(
+        None, description="Only what was recorded by then.", json_schema_extra=HIDDEN
+    )
     top_k: int = Field(15, ge=1, le=30, description="1-30.")
 
 
