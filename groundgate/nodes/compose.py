@@ -14,7 +14,7 @@ from groundgate.graph.state import AgentState
 from groundgate.models.offline_answer import compose as extractive_answer
 from groundgate.models.offline_trace import read_transcript
 
-__all__ = ["compose", "draft_answer"]
+__all__ = ["compose", "draft_answer", "model_failed_note", "with_trace_reason"]
 
 INSUFFICIENT_MARK = "INSUFFICIENT:"
 
@@ -70,6 +70,14 @@ MODEL_FOUND_NOTHING = "the model found no answer in what the tools returned"
 """The insufficient note of a model's INSUFFICIENT draft when the trace's reading gives no reason."""
 
 
+def with_trace_reason(draft: Answer, extractive: str) -> Answer:
+    """A model's INSUFFICIENT draft with the reason read from the trace instead of the model's words."""
+    if draft.answered:
+        return draft
+    reason = draft_answer(extractive, bound_tripped=None, lane=draft.lane).insufficient
+    return draft.model_copy(update={"insufficient": reason or (MODEL_FOUND_NOTHING,)})
+
+
 def model_failed_note(error: dict[str, Any]) -> str:
     """The sentence that says the model failed, and what the answer rests on instead."""
     return (
@@ -85,21 +93,21 @@ def compose(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     without any tool result is never shown. The reason a model gives for INSUFFICIENT is
     its own words, not a source's: the answer says why from the trace instead.
     """
-    messages = state.get("messages") or []
-    text = _model_text(state)
+    model_text = _model_text(state)
     retrieved = any(e.get("results") for e in state.get("envelopes") or [])
     model_error = state.get("model_error")
-    source = "model"
-    extractive: str | None = None
-    if text is None or not retrieved or model_error:
-        # The offline planner's answer selection works for any model's trace.
-        text = extractive = extractive_answer(read_transcript(messages))
-        source = "extractive"
+
+
+    def extractive() -> str:  # the offline planner's answer selection works for any model's trace
+        return extractive_answer(read_transcript(state.get("messages") or []))
+
+    if model_text is not None and retrieved and not model_error:
+        text, source = model_text, "model"
+    else:
+        text, source = extractive(), "extractive"
     draft = draft_answer(text, bound_tripped=state.get("bound_tripped"), lane="agent")
     if source == "model" and not draft.answered:
-        extractive = extractive_answer(read_transcript(messages))
-        reason = draft_answer(extractive, bound_tripped=None, lane="agent").insufficient
-        draft = draft.model_copy(update={"insufficient": reason or (MODEL_FOUND_NOTHING,)})
+        draft = with_trace_reason(draft, extractive())
     if model_error:
         notes = (model_failed_note(model_error), *draft.insufficient)
         draft = draft.model_copy(update={"insufficient": notes})
@@ -109,8 +117,9 @@ def compose(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
             note = (f"only the first {capped['ran']} of {capped['asked']} tool calls of round "
                     f"{step['round']} were run (a round runs at most {capped['ran']})")
             draft = draft.model_copy(update={"insufficient": (*draft.insufficient, note)})
-    extras: dict[str, Any] = {"draft_source": source,
-                              "draft_text": (_model_text(state) or text)[: MAX_ANSWER_CHARS * 2]}
+    extras: dict[str, Any] = {
+        "draft_source": source, "draft_text": (model_text or text)[: MAX_ANSWER_CHARS * 2],
+    }
     if model_error:
         extras["model_error"] = model_error
     draft = draft.model_copy(update={"extras": extras})

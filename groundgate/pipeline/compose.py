@@ -20,7 +20,7 @@ from langgraph.runtime import Runtime
 from groundgate.models.call import ModelCall, call_model
 from groundgate.models.offline_answer import compose as extractive_answer
 from groundgate.models.offline_trace import Transcript
-from groundgate.nodes.compose import MODEL_FOUND_NOTHING, draft_answer, model_failed_note
+from groundgate.nodes.compose import draft_answer, model_failed_note, with_trace_reason
 from groundgate.nodes.prompt import question_message
 from groundgate.pipeline.context import PipelineContext, PipelineState
 from groundgate.pipeline.rerank import ranked_transcript, state_transcript
@@ -100,9 +100,7 @@ def answer(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[str,
             text, source = call.text, "model"
     draft = draft_answer(text, bound_tripped=bound_tripped, lane="pipeline")
     if source == "model" and not draft.answered:
-        reason = draft_answer(extractive_answer(ranked_transcript(transcript, ranked)), bound_tripped=None,
-                              lane="pipeline").insufficient
-        draft = draft.model_copy(update={"insufficient": reason or (MODEL_FOUND_NOTHING,)})
+        draft = with_trace_reason(draft, extractive_answer(ranked_transcript(transcript, ranked)))
     if failure and bound_tripped is None:
         draft = draft.model_copy(update={"insufficient": (model_failed_note(failure), *draft.insufficient)})
     extras = {

@@ -5,8 +5,6 @@ says so, and the files ingest did not read are named.
 """
 
 import os
-import textwrap
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -15,21 +13,11 @@ from groundgate.cli import app
 from groundgate.errors import StoreError
 from groundgate.knowledge.default import ingest_to_path, open_store
 from groundgate.knowledge.embedded.store import SQLiteStore
+from groundgate.testing.files import write_files as write
 
 runner = CliRunner()
 
 DOC = "---\nid: A-1\ntitle: A\n{front}---\n# A\n\nBody text.\n"
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(textwrap.dedent(content), encoding="utf-8")
-    return root
 
 
 def test_skipped_files_are_named_in_the_report_and_by_the_cli(tmp_path):

@@ -23,6 +23,7 @@ from groundgate.knowledge.default import ingest_to_path
 from groundgate.knowledge.ingest import plan
 from groundgate.knowledge.ingest.limits import MAX_FILE_BYTES, MAX_YAML_DEPTH
 from groundgate.testing.conformance import conformance_corpus
+from groundgate.testing.files import make_unreadable
 
 runner = CliRunner()
 
@@ -103,17 +104,8 @@ def over_size_limit(root: Path, monkeypatch) -> None:
 
 
 def unreadable(root: Path, monkeypatch) -> None:
-    """docs/bad.md cannot be opened (as root, chmod does not stop a read: opening fails too)."""
-    path = root / "docs" / "bad.md"
-    path.chmod(0)
-    real_open = Path.open
-
-    def open_(self, *args, **kwargs):
-        if Path(self) == path:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real_open(self, *args, **kwargs)
-
-    monkeypatch.setattr(Path, "open", open_)
+    """docs/bad.md cannot be opened."""
+    make_unreadable(root / "docs" / "bad.md", monkeypatch)
 
 
 def disappears(root: Path, monkeypatch) -> None:

@@ -6,7 +6,6 @@ these tests pin the exact cases the issue reported, and what is accepted around 
 
 import os
 import re
-import textwrap
 import tracemalloc
 from datetime import date
 from pathlib import Path
@@ -17,17 +16,8 @@ from groundgate.errors import CorpusError
 from groundgate.knowledge.ingest import plan
 from groundgate.knowledge.ingest.limits import MAX_FILE_BYTES, MAX_YAML_ALIAS_NODES, MAX_YAML_DEPTH
 from groundgate.knowledge.ingest.pipeline import ingest
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(textwrap.dedent(content), encoding="utf-8")
-    return root
+from groundgate.testing.files import make_unreadable
+from groundgate.testing.files import write_files as write
 
 
 def refused(memory_store, root: Path) -> CorpusError:
@@ -194,23 +184,9 @@ def test_entity_attributes_with_dates_are_stored(memory_store, tmp_path):
 
 def test_an_unreadable_file_is_a_corpus_error(memory_store, tmp_path, monkeypatch):
     write(tmp_path, {"a.md": DOC.format(front=""), "b.md": "# B\n"})
-    unreadable(tmp_path / "b.md", monkeypatch)
+    make_unreadable(tmp_path / "b.md", monkeypatch)
     error = refused(memory_store, tmp_path)
     assert error.path.name == "b.md" and "cannot read" in error.problem
-
-
-def unreadable(path: Path, monkeypatch) -> None:
-    """Make ``path`` unreadable; as root, chmod alone does not stop a read, so opening fails too."""
-    path.chmod(0)
-    if os.geteuid() == 0:
-        real_open = Path.open
-
-        def open_(self, *args, **kwargs):
-            if Path(self) == path:
-                raise PermissionError(13, "Permission denied", str(self))
-            return real_open(self, *args, **kwargs)
-
-        monkeypatch.setattr(Path, "open", open_)
 
 
 def test_a_file_that_disappears_during_ingest_is_a_corpus_error(memory_store, tmp_path, monkeypatch):
