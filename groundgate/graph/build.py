@@ -20,6 +20,7 @@ from groundgate.graph.context import Bounds, Context, ToolRunner, bind_context
 from groundgate.graph.state import AgentInput, AgentOutput, AgentState
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.port import KnowledgeStore
+from groundgate.models import writes_answers
 from groundgate.nodes.bound_check import bound_check, route_after_bound_check
 from groundgate.nodes.compose import compose
 from groundgate.nodes.gate import gate
@@ -27,6 +28,7 @@ from groundgate.nodes.grounding_check import grounding_check
 from groundgate.nodes.plan import plan, route_after_plan
 from groundgate.nodes.tool_call import tool_call
 from groundgate.policies.policyset import PolicySet
+from groundgate.reading import Reader, default_reader
 from groundgate.tools.registry import ALL_TOOLS, execute
 
 if TYPE_CHECKING:
@@ -81,6 +83,7 @@ def build_agent(
     checkpointer: Any = None,
     run_tool: ToolRunner | None = None,
     telemetry: Telemetry | None = None,
+    reader: Reader | None = None,
 ) -> CompiledStateGraph:
     """Compile the agent with its store, model, tools, bounds and policies fixed.
 
@@ -88,11 +91,16 @@ def build_agent(
     ``{"answer": {...}, "trace": {...}}``. It embeds as a subgraph node as it is. The
     search-box agent is ``build_agent(store, model, tools=["search_evidence"])``.
     ``run_tool`` executes tool calls elsewhere (e.g. ``McpToolRunner`` over MCP);
-    ``telemetry`` emits OpenTelemetry spans for the run (none when omitted).
+    ``telemetry`` emits OpenTelemetry spans for the run (none when omitted); ``reader``
+    reads the evidence into an extractive answer (``groundgate.reading``; the offline
+    planner answers with it too).
     """
     run_tool = run_tool or execute
     if telemetry is not None:
         store, run_tool = telemetry.trace_store(store), telemetry.trace_tools(run_tool)
+    reader = reader or default_reader()
+    if not writes_answers(model):
+        model = model.model_copy(update={"reader": reader})  # the planner answers with the run's reader
     ctx = Context(
         store=store,
         model=model,
@@ -102,6 +110,7 @@ def build_agent(
         embedder=embedder,
         model_name=model_name or getattr(model, "model_name", None) or model._llm_type,
         run_tool=run_tool,
+        reader=reader,
     )
     # Bounds are enforced by bound_check in code, not by LangGraph's recursion limit.
     agent = build_graph(ctx).compile(name=name, checkpointer=checkpointer)

@@ -13,6 +13,7 @@ from groundgate.errors import ConfigError
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.policies.policyset import PolicySet
+from groundgate.reading import Reader, default_reader
 from groundgate.tools.base import ToolDeps
 from groundgate.tools.envelope import Envelope
 from groundgate.tools.registry import ALL_TOOLS, execute, select
@@ -78,6 +79,8 @@ class Context:
     """The model's name, for the trace."""
     run_tool: ToolRunner = execute
     """How a tool call is executed (in process by default; over MCP, or traced, when configured)."""
+    reader: Reader = field(default_factory=default_reader)
+    """How evidence is read into an extractive answer and its answerability (``groundgate.reading``)."""
 
     def __post_init__(self) -> None:
         select(self.tools)  # an unknown tool name is a developer error, raised at build time

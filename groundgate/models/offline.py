@@ -10,9 +10,9 @@ analyst it works in rounds, each an ``AIMessage`` with real ``tool_calls``:
    document the question is about, and follow a bridge name found in the first passages;
 3. search for what is still missing and read the one document that decides the matter;
 
-then it answers extractively: the source sentences that best cover the question, each
-ending with its citation, what was in force on the date, the positions of any
-disagreement, or ``INSUFFICIENT: <reason>`` followed by what was found.
+then it answers with its reader (``groundgate.reading``): the source sentences that best
+answer the question, each ending with its citation, or ``INSUFFICIENT: <reason>``
+followed by what was found.
 
 It keeps no state: every call re-reads the conversation, so the same messages always
 give the same reply (tool call ids included). It only calls tools it was bound with.
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
@@ -32,10 +32,11 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import Field
 
-from groundgate.models.offline_answer import compose
 from groundgate.models.offline_plan import next_calls
-from groundgate.models.offline_trace import Transcript, read_transcript
+from groundgate.reading import Reader, default_reader
+from groundgate.reading.transcript import Transcript, read_transcript
 from groundgate.tools.registry import ALL_TOOLS
 
 __all__ = ["OfflinePlanner", "tool_name"]
@@ -100,6 +101,10 @@ class OfflinePlanner(BaseChatModel):
     """Names of the tools it was bound with."""
     tool_chars: int = 0
     """Characters of the bound tools' schemas, counted in every call's estimated usage."""
+    reader: Reader | None = Field(default=None, exclude=True)
+    """Reads the evidence into the final answer (the default reader when ``None``)."""
+    reads_with_reader: ClassVar[bool] = True
+    """It plans only: its answer is its reader's, and it has nothing to add to a revision."""
 
     @property
     def _llm_type(self) -> str:
@@ -140,7 +145,7 @@ class OfflinePlanner(BaseChatModel):
                 ],
             )
         else:
-            reply = AIMessage(content=compose(transcript))
+            reply = AIMessage(content=(self.reader or default_reader()).read(transcript).text())
         reply.usage_metadata = _usage(messages, reply, self.tool_chars)
         return reply
 

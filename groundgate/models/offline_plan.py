@@ -8,28 +8,22 @@ repeated, and each round is capped so a simple question costs a handful of calls
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
 from groundgate.knowledge.text import content_terms, coverage
-from groundgate.models.offline_evidence import collect, doc_id_of
-from groundgate.models.offline_question import Question
-from groundgate.models.offline_text import (
+from groundgate.reading.evidence import collect, doc_id_of
+from groundgate.reading.text import (
     IDENTIFIER,
     capitalised_names,
-    find_dates,
     norm_stems,
     term_key,
 )
-from groundgate.models.offline_trace import Anchor, Transcript
+from groundgate.reading.transcript import Anchor, Transcript
+from groundgate.reading.when import effective_date, is_specific
 
 __all__ = [
     "MAX_TOOL_ROUNDS",
-    "effective_date",
-    "event_anchor",
-    "is_specific",
     "next_calls",
     "plan_anchors",
     "relevant_entities",
@@ -68,11 +62,6 @@ def _search(query: str, as_of: date | None) -> Call:
     return ("search_evidence", args)
 
 
-def is_specific(mention: str) -> bool:
-    """Identifiers, quoted phrases and multi-word names resolve to something specific."""
-    return bool(IDENTIFIER.fullmatch(mention)) or " " in mention
-
-
 def _first_round(t: Transcript) -> list[Call]:
     q = t.question
     strong = [m for m in q.mentions if is_specific(m)]
@@ -83,38 +72,6 @@ def _first_round(t: Transcript) -> list[Call]:
         calls.append(("search_knowledge", {"query": q.text[:400], "top_k": 5}))
     calls += [("resolve_entity", {"mention": m}) for m in [*strong[2:], *weak]]
     return calls
-
-
-def event_anchor(q: Question, anchors: Iterable[Anchor]) -> Anchor | None:
-    """The resolved entity whose description dates the question's event, if any."""
-    if q.as_of or q.text_date or not q.event:
-        return None
-    for anchor in anchors:
-        if _event_day(q.event, anchor.text):
-            return anchor
-    return None
-
-
-def _event_day(event: str, text: str) -> date | None:
-    """The date nearest after a word of ``event`` (``loss 20 February 2026``)."""
-    key = term_key(event)
-    for offset, day in find_dates(text):
-        window = text[max(0, offset - 40) : offset]
-        if key in {term_key(w) for w in re.findall(r"[A-Za-z]+", window)}:
-            return day
-    return None
-
-
-def effective_date(q: Question, anchors: Iterable[Anchor]) -> date | None:
-    """The date the question is about: given, pinned in the text, or its event's date.
-
-    The event's date comes from a resolved entity's description (``loss 20 February
-    2026`` for ``the date of loss``).
-    """
-    if q.as_of or q.text_date:
-        return q.as_of or q.text_date
-    anchor = event_anchor(q, anchors)
-    return _event_day(q.event, anchor.text) if anchor and q.event else None
 
 
 def _knowledge_anchors(t: Transcript) -> list[Anchor]:

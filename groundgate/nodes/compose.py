@@ -11,13 +11,10 @@ from groundgate.answer.claims import split_claims
 from groundgate.answer.model import Answer, Claim
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
-from groundgate.models.offline_answer import compose as extractive_answer
-from groundgate.models.offline_trace import read_transcript
+from groundgate.reading import INSUFFICIENT_MARK
+from groundgate.reading.transcript import read_transcript
 
-__all__ = ["compose", "draft_answer", "model_failed_note", "with_trace_reason"]
-
-INSUFFICIENT_MARK = "INSUFFICIENT:"
-
+__all__ = ["INSUFFICIENT_MARK", "compose", "draft_answer", "model_failed_note", "with_trace_reason"]
 
 def _model_text(state: AgentState) -> str | None:
     messages = state.get("messages") or []
@@ -98,8 +95,8 @@ def compose(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     model_error = state.get("model_error")
 
 
-    def extractive() -> str:  # the offline planner's answer selection works for any model's trace
-        return extractive_answer(read_transcript(state.get("messages") or []))
+    def extractive() -> str:  # the run's reader reads any model's trace
+        return runtime.context.reader.read(read_transcript(state.get("messages") or [])).text()
 
     if model_text is not None and retrieved and not model_error:
         text, source = model_text, "model"

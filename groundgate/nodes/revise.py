@@ -18,8 +18,8 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from groundgate.answer.claims import split_claims
 from groundgate.answer.model import Claim
+from groundgate.models import writes_answers
 from groundgate.models.call import call_model
-from groundgate.models.offline import OfflinePlanner
 from groundgate.policies.grounding import Evidence
 
 __all__ = ["REVISION_PROMPT", "can_revise", "revise_unsupported"]
@@ -41,7 +41,7 @@ _LINE = re.compile(r"^\s*(\d+)\s*[:.)]\s*(.+?)\s*$")
 
 def can_revise(model: BaseChatModel) -> bool:
     """Whether the model can rewrite claims (the offline planner only plans and extracts)."""
-    return not isinstance(model, OfflinePlanner)
+    return writes_answers(model)
 
 
 def _prompt(claims: list[Claim], evidence: Evidence) -> list[BaseMessage]:

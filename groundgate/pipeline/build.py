@@ -25,6 +25,7 @@ from groundgate.graph.context import Bounds, ToolRunner, bind_context
 from groundgate.graph.state import AgentInput, AgentOutput
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.port import KnowledgeStore
+from groundgate.models import writes_answers
 from groundgate.models.offline import OfflinePlanner
 from groundgate.nodes.gate import gate
 from groundgate.nodes.grounding_check import grounding_check
@@ -33,6 +34,7 @@ from groundgate.pipeline.context import PIPELINE_TOOLS, PipelineContext, Pipelin
 from groundgate.pipeline.rerank import rerank
 from groundgate.pipeline.retrieve import retrieve
 from groundgate.policies.policyset import PolicySet
+from groundgate.reading import Reader, default_reader
 from groundgate.tools.registry import execute
 
 __all__ = ["build_pipeline", "build_pipeline_graph"]
@@ -80,6 +82,7 @@ def build_pipeline(
     hops: int = 2,
     name: str = "groundgate-pipeline",
     run_tool: ToolRunner | None = None,
+    reader: Reader | None = None,
 ) -> CompiledStateGraph[PipelineState, PipelineContext, AgentInput, AgentOutput]:
     """Compile lane A with its store, policies and (optional) answer model fixed.
 
@@ -96,8 +99,9 @@ def build_pipeline(
         hops: Steps of each typed traversal (1-3).
         name: The compiled graph's name.
         run_tool: How tool calls execute (the registry's ``execute`` by default), as for the agent.
+        reader: Reads the reranked union into the extractive answer (``groundgate.reading``).
     """
-    answer_model = None if model is None or isinstance(model, OfflinePlanner) else model
+    answer_model = model if writes_answers(model) else None
     ctx = PipelineContext(
         store=store,
         model=answer_model or OfflinePlanner(),
@@ -113,5 +117,6 @@ def build_pipeline(
         hops=hops,
         answer_model=answer_model,
         run_tool=run_tool or execute,
+        reader=reader or default_reader(),
     )
     return build_pipeline_graph(ctx).compile(name=name)

@@ -1,7 +1,7 @@
 """answer: lane A's draft from the reranked bundle, as claims with citations.
 
 Offline (no answer model) the draft is extractive and deterministic: the offline
-planner's answer selection (``models/offline_answer.py``) run over the whole reranked
+planner's answer selection (``reading/answer.py``) run over the whole reranked
 union, candidates in rerank order. With a real chat model configured, the model writes
 the draft in one call from the top ``keep`` items, each shown with its sources, validity
 and typed path. Either way the draft then goes through the agent's own grounding check
@@ -18,12 +18,11 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from groundgate.models.call import ModelCall, call_model
-from groundgate.models.offline_answer import compose as extractive_answer
-from groundgate.models.offline_trace import Transcript
 from groundgate.nodes.compose import draft_answer, model_failed_note, with_trace_reason
 from groundgate.nodes.prompt import question_message
 from groundgate.pipeline.context import PipelineContext, PipelineState
 from groundgate.pipeline.rerank import ranked_transcript, state_transcript
+from groundgate.reading.transcript import Transcript
 
 __all__ = ["ANSWER_RULES", "answer", "bundle_text"]
 
@@ -81,14 +80,14 @@ def answer(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[str,
     failure: dict[str, Any] | None = None
     bound_tripped: dict[str, Any] | None = None
     if ctx.answer_model is None:
-        text = extractive_answer(ranked_transcript(transcript, ranked))
+        text = ctx.reader.read(ranked_transcript(transcript, ranked)).text()
         source = "extractive"
     else:
         call = _model_draft(state, ctx, ctx.answer_model, transcript, ranked[: ctx.keep])
         update["steps"] = [call.step]
         update["tokens"] = (state.get("tokens") or 0) + call.tokens
         if call.reply is None:  # the model failed: the extractive draft, and the answer says so
-            text = extractive_answer(ranked_transcript(transcript, ranked))
+            text = ctx.reader.read(ranked_transcript(transcript, ranked)).text()
             source = "extractive"
             failure = {"model": ctx.model_name, "purpose": "answer", "error": call.error}
             if call.timed_out:
@@ -100,7 +99,7 @@ def answer(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[str,
             text, source = call.text, "model"
     draft = draft_answer(text, bound_tripped=bound_tripped, lane="pipeline")
     if source == "model" and not draft.answered:
-        draft = with_trace_reason(draft, extractive_answer(ranked_transcript(transcript, ranked)))
+        draft = with_trace_reason(draft, ctx.reader.read(ranked_transcript(transcript, ranked)).text())
     if failure and bound_tripped is None:
         draft = draft.model_copy(update={"insufficient": (model_failed_note(failure), *draft.insufficient)})
     extras = {

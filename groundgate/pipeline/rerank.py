@@ -3,7 +3,7 @@
 Passages and walked paths compete in one list. Each item scores by its best sentence
 under the offline planner's sentence scoring (question-word coverage weighted by rarity,
 subject anchoring, the kind of value asked for, fit to the question's date; see
-``models/offline_score.py``); a walked path's own text is its relationship note, and it
+``reading/score.py``); a walked path's own text is its relationship note, and it
 keeps its typed path for the answer step and the trace. Resolved entities are not
 candidates: they say what the question is about, and every answer step needs them.
 """
@@ -17,12 +17,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from groundgate.models.offline_evidence import collect
-from groundgate.models.offline_question import analyse, clauses
-from groundgate.models.offline_score import Scored, fit, score_sentences
-from groundgate.models.offline_trace import Step, Transcript
 from groundgate.pipeline.context import PipelineContext, PipelineState
 from groundgate.pipeline.retrieve import transcript_of
+from groundgate.reading.evidence import collect
+from groundgate.reading.question import analyse, clauses
+from groundgate.reading.score import Scored, fit, score_sentences
+from groundgate.reading.transcript import Step, Transcript
 from groundgate.tools.envelope import Envelope
 
 __all__ = ["CANDIDATE_TOOLS", "UNSCORED", "rank_items", "ranked_transcript", "rerank", "state_transcript"]

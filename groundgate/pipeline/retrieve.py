@@ -21,10 +21,11 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from groundgate.knowledge.events import EVENT_WORDS, event_kinds
-from groundgate.models.offline_plan import effective_date, plan_anchors
-from groundgate.models.offline_question import Question, analyse
-from groundgate.models.offline_trace import Step, Transcript
+from groundgate.models.offline_plan import plan_anchors
 from groundgate.pipeline.context import PipelineContext, PipelineState
+from groundgate.reading.question import Question, analyse
+from groundgate.reading.transcript import Step, Transcript
+from groundgate.reading.when import effective_date
 from groundgate.tools.base import ToolDeps
 from groundgate.tools.envelope import Envelope
 

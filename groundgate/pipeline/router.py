@@ -36,6 +36,7 @@ from groundgate.pipeline.signals import (
     window_comparison,
 )
 from groundgate.policies.policyset import PolicySet
+from groundgate.reading import Reader
 from groundgate.tools.registry import ALL_TOOLS
 
 __all__ = [
@@ -213,22 +214,23 @@ def build_router(
     model_name: str | None = None,
     name: str = "groundgate-router",
     run_tool: ToolRunner | None = None,
+    reader: Reader | None = None,
 ) -> CompiledStateGraph[RouterState, RouterContext, RouterInput, RouterOutput]:
     """Compile the router over lane A and the agent, both with the same policies.
 
     Input ``{"question", "as_of", "deep"}``; output ``{"answer", "trace", "lane",
     "escalation"}``. The model is the agent's planner and, when it is a real model, lane
     A's answer writer too. ``run_tool`` executes both lanes' tool calls (in process by
-    default; over MCP or traced when given).
+    default; over MCP or traced when given); ``reader`` is both lanes' reader.
     """
     ctx = RouterContext(
         pipeline=build_pipeline(
             store, model, policies=policies, bounds=bounds, embedder=embedder, model_name=model_name,
-            run_tool=run_tool,
+            run_tool=run_tool, reader=reader,
         ),
         agent=build_agent(
             store, model, tools=tools, bounds=bounds, policies=policies, embedder=embedder,
-            model_name=model_name, run_tool=run_tool,
+            model_name=model_name, run_tool=run_tool, reader=reader,
         ),
         store=store,
     )

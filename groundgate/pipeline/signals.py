@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.models.offline_question import analyse, clauses
-from groundgate.models.offline_text import find_dates, find_years
+from groundgate.reading.question import analyse, clauses
+from groundgate.reading.text import find_dates, find_years
 
 __all__ = [
     "SIGNALS",

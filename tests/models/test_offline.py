@@ -15,8 +15,8 @@ from pydantic import BaseModel
 from groundgate.knowledge.embedded.store import SQLiteStore
 from groundgate.knowledge.ingest.pipeline import ingest
 from groundgate.models.offline import OfflinePlanner
-from groundgate.models.offline_question import analyse, clauses, parse_prompt
-from groundgate.models.offline_text import capitalised_names, find_dates, has_value
+from groundgate.reading.question import analyse, clauses, parse_prompt
+from groundgate.reading.text import capitalised_names, find_dates, has_value
 from groundgate.testing.conformance import conformance_corpus
 from groundgate.tools.base import ToolDeps
 from groundgate.tools.registry import ALL_TOOLS, execute
@@ -485,7 +485,7 @@ def test_the_holder_on_the_day_asked_is_the_one_whose_span_covers_it(riverbend):
 
 
 def test_spans_of_years_fit_the_years_inside_them():
-    from groundgate.models.offline_score import span_fit
+    from groundgate.reading.score import span_fit
 
     assert span_fit(2015, "Samir Okoye, 2011 to 2019") == 1
     assert span_fit(2020, "Lena Voss, since 2019") == 1
@@ -495,7 +495,7 @@ def test_spans_of_years_fit_the_years_inside_them():
 
 
 def test_spans_of_years_may_name_days_and_months():
-    from groundgate.models.offline_score import span_fit
+    from groundgate.reading.score import span_fit
 
     # a closed span, not "since 1999"
     assert span_fit(2015, "head coach from 1999 until June 2008, when he left") == -1
@@ -535,7 +535,7 @@ def test_a_role_of_a_named_thing_is_followed_to_the_person_holding_it(store_from
 
 
 def test_described_subjects_are_told_from_asked_attributes():
-    from groundgate.models.offline_question import analyse
+    from groundgate.reading.question import analyse
 
     assert analyse("In what year was the founder of Corran Yard born?").described
     assert analyse("When did the founder of Lenth & Partners die?").described
@@ -596,7 +596,7 @@ def test_the_thing_asked_when_it_is_there_is_answered(harbour, question, expecte
 
 
 def test_a_dated_move_fits_the_years_after_it_and_the_closer_the_better():
-    from groundgate.models.offline_score import move_fit
+    from groundgate.reading.score import move_fit
 
     assert move_fit(2010, "In July 2008 she moved to Varnholm Athletic.") > 0
     assert move_fit(2010, "She left Varnholm Athletic in 2012.") > 0
@@ -620,7 +620,7 @@ def test_the_club_of_a_year_is_the_one_moved_to_before_it(store_from_texts):
 
 
 def test_a_range_of_years_is_asked_about_its_middle():
-    from groundgate.models.offline_question import analyse
+    from groundgate.reading.question import analyse
 
     assert analyse("Which club did he coach between 2000 and 2005?").year == 2002
     assert analyse("Which club did she coach from 2009 to 2012?").year == 2010
@@ -682,7 +682,7 @@ def test_who_came_before_the_first_one_known_is_insufficient(mayors):
 
 
 def test_succession_questions_are_told_from_others():
-    from groundgate.models.offline_succession import succession_of
+    from groundgate.reading.succession import succession_of
 
     asked = succession_of("Who succeeded Nadia Ferrant as head coach of Castelbrook Rovers?")
     assert asked and asked.name == "Nadia Ferrant" and not asked.earlier

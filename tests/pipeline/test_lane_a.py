@@ -83,8 +83,8 @@ def test_an_invented_citation_from_the_model_is_caught_by_grounding(bundled_stor
 
 
 def test_a_question_about_an_event_is_also_searched_by_its_subject():
-    from groundgate.models.offline_question import analyse
     from groundgate.pipeline.retrieve import subject_query
+    from groundgate.reading.question import analyse
 
     assert subject_query(analyse("When did the new parking rule take effect?", None)) == "new parking rule"
     assert subject_query(analyse("What does the parking rule say?", None)) is None  # asks for no value

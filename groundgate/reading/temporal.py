@@ -12,8 +12,8 @@ from datetime import date
 
 from groundgate.knowledge.model import Validity
 from groundgate.knowledge.text import content_terms, coverage
-from groundgate.models.offline_text import norm_stems
-from groundgate.models.offline_trace import Transcript
+from groundgate.reading.text import norm_stems
+from groundgate.reading.transcript import Transcript
 
 __all__ = ["Window", "contradiction_lines", "temporal_lines", "window_of", "windows"]
 

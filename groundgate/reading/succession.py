@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 
 from groundgate.knowledge.text import STOPWORDS, fold
-from groundgate.models.offline_evidence import Sentence
-from groundgate.models.offline_select import cite, cited_lines
+from groundgate.reading.evidence import Sentence
+from groundgate.reading.select import cite, cited_lines
 
 __all__ = ["Succession", "answer_succession", "succession_of"]
 

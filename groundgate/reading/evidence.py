@@ -13,7 +13,7 @@ from typing import Any
 
 from groundgate.knowledge.ingest.extract import sentences
 from groundgate.knowledge.text import content_terms, coverage
-from groundgate.models.offline_trace import Step, Transcript
+from groundgate.reading.transcript import Step, Transcript
 
 __all__ = ["Sentence", "collect", "doc_id_of"]
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from groundgate.knowledge.text import STOPWORDS, content_terms, key_parts
-from groundgate.models.offline_text import (
+from groundgate.reading.text import (
     IDENTIFIER,
     capitalised_names,
     find_dates,

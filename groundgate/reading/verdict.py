@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from groundgate.knowledge.text import key_parts
-from groundgate.models.offline_question import Question, clauses
-from groundgate.models.offline_score import (
+from groundgate.reading.question import Question, clauses
+from groundgate.reading.score import (
     VALUE_KINDS,
     Scored,
     Scoring,
@@ -21,7 +21,7 @@ from groundgate.models.offline_score import (
     typed,
     year_fit,
 )
-from groundgate.models.offline_text import norm_stems, term_key
+from groundgate.reading.text import norm_stems, term_key
 
 __all__ = ["insufficiency"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from groundgate.knowledge.text import fold
-from groundgate.models.offline_evidence import Sentence
-from groundgate.models.offline_question import Question, clauses
-from groundgate.models.offline_score import (
+from groundgate.reading.evidence import Sentence
+from groundgate.reading.question import Question, clauses
+from groundgate.reading.score import (
     VALUE_KINDS,
     Scored,
     coverage_of,
@@ -16,7 +16,7 @@ from groundgate.models.offline_score import (
     typed,
     year_fit,
 )
-from groundgate.models.offline_text import capitalised_names
+from groundgate.reading.text import capitalised_names
 
 __all__ = ["MAX_SENTENCES", "cite", "cited_lines", "render", "select"]
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from datetime import date
 
 from groundgate.knowledge.events import event_kinds
-from groundgate.models.offline_evidence import collect
-from groundgate.models.offline_plan import event_anchor
-from groundgate.models.offline_question import Question
-from groundgate.models.offline_score import (
+from groundgate.reading import Reading
+from groundgate.reading.evidence import collect
+from groundgate.reading.question import Question
+from groundgate.reading.score import (
     VALUE_KINDS,
     Scored,
     coverage_of,
@@ -22,14 +22,15 @@ from groundgate.models.offline_score import (
     score_sentences,
     typed,
 )
-from groundgate.models.offline_select import cited_lines, render, select
-from groundgate.models.offline_succession import answer_succession, succession_of
-from groundgate.models.offline_temporal import contradiction_lines, temporal_lines, window_of
-from groundgate.models.offline_text import values_of
-from groundgate.models.offline_trace import Transcript
-from groundgate.models.offline_verdict import insufficiency
+from groundgate.reading.select import cited_lines, render, select
+from groundgate.reading.succession import answer_succession, succession_of
+from groundgate.reading.temporal import contradiction_lines, temporal_lines, window_of
+from groundgate.reading.text import values_of
+from groundgate.reading.transcript import Transcript
+from groundgate.reading.verdict import insufficiency
+from groundgate.reading.when import event_anchor
 
-__all__ = ["compose"]
+__all__ = ["compose", "read"]
 
 
 def _event_sentence(t: Transcript, scored: list[Scored]) -> Scored | None:
@@ -96,8 +97,8 @@ def _later(q: Question, chosen: list[Scored], scored: list[Scored],
     )
 
 
-def compose(t: Transcript) -> str:
-    """The final answer text for the transcript."""
+def read(t: Transcript) -> Reading:
+    """What the transcript's evidence says about its question."""
     q = t.question
     pool = collect(t)
     scored, env = score_sentences(t, pool)
@@ -118,10 +119,14 @@ def compose(t: Transcript) -> str:
         # who came before or after: only a sentence saying so answers it
         named = answer_succession(succession, pool)
         if named:
-            return "\n".join(named)
+            return Reading("answered", tuple(named), score=1.0)
         reason = reason or (f"no retrieved passage says who came "
                             f"{'before' if succession.earlier else 'after'} {succession.name}")
     if reason:
-        found = lines or ["Nothing relevant was retrieved."]
-        return "\n".join([f"INSUFFICIENT: {reason}.", "What the sources do say:", *found])
-    return "\n".join(lines)
+        return Reading("insufficient", tuple(lines), (reason,))
+    return Reading("answered", tuple(lines), score=1.0)
+
+
+def compose(t: Transcript) -> str:
+    """The final answer text for the transcript (the default reader's, as draft text)."""
+    return read(t).text()

@@ -14,7 +14,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from groundgate.models.offline_question import Question, analyse, parse_prompt
+from groundgate.reading.question import Question, analyse, parse_prompt
 
 __all__ = ["Anchor", "Step", "Transcript", "call_key", "read_transcript"]
 

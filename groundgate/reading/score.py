@@ -15,11 +15,10 @@ from datetime import date
 
 from groundgate.knowledge.ingest.extract import sentences
 from groundgate.knowledge.text import STOPWORDS, fold
-from groundgate.models.offline_evidence import Sentence
-from groundgate.models.offline_plan import effective_date, is_specific
-from groundgate.models.offline_question import Question, clauses
-from groundgate.models.offline_temporal import window_of
-from groundgate.models.offline_text import (
+from groundgate.reading.evidence import Sentence
+from groundgate.reading.question import Question, clauses
+from groundgate.reading.temporal import window_of
+from groundgate.reading.text import (
     IDENTIFIER,
     MONTH_ALT,
     capitalised_names,
@@ -28,7 +27,8 @@ from groundgate.models.offline_text import (
     has_value,
     norm_stems,
 )
-from groundgate.models.offline_trace import Transcript
+from groundgate.reading.transcript import Transcript
+from groundgate.reading.when import effective_date, is_specific
 
 __all__ = [
     "VALUE_KINDS",
