@@ -39,7 +39,7 @@ def draft_answer(text: str, *, bound_tripped: dict[str, Any] | None, lane: str) 
     if body.upper().startswith(INSUFFICIENT_MARK):
         answered = False
         first, _, rest = body[len(INSUFFICIENT_MARK):].partition("\n")
-        insufficient.append(first.strip())
+        insufficient.append(first.strip().rstrip("."))
         body = rest.strip()
     claims = split_claims(body)
     kept: list[Claim] = []

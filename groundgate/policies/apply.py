@@ -17,7 +17,7 @@ from groundgate.policies.contradiction import (
     present,
 )
 from groundgate.policies.disagreement import find_disagreements
-from groundgate.policies.honesty import bound_note, insufficient_notes
+from groundgate.policies.honesty import bound_note, lookup_note
 from groundgate.policies.policyset import PolicySet
 
 __all__ = ["apply_policies", "touched_ids"]
@@ -171,16 +171,22 @@ def apply_policies(
     insufficient = list(draft.insufficient)
     if register_down:
         insufficient.append(register_down)
+    lookups: list[str] = []  # what a tool looked for and did not find: said when the answer is missing
     if policies.honesty:
-        insufficient.extend(n for n in insufficient_notes(envelopes) if n not in insufficient)
+        for env in envelopes:
+            note = lookup_note(env)
+            if note and note not in insufficient:
+                (insufficient if env.get("error") else lookups).append(note)
         note = bound_note(draft.bound_tripped)
         if note and note not in insufficient:
             insufficient.insert(0, note)
     kept = [c for c in claims if c.status != "removed"]
     answered = (draft.answered and bool(kept)) or bool(contested)
+    insufficient.extend(n for n in dict.fromkeys(lookups) if n not in insufficient)
     if not answered and not insufficient:
         # Every sentence of the draft went (unsupported, or withheld): say so, never a bare refusal.
         insufficient.append(UNSUPPORTED_DRAFT)
+    shown = [n for n in insufficient if not answered or n not in lookups]
     parts = [_presentation(p) for p in contested]
     if not answered:
         parts.append("The sources available do not answer this question.")
@@ -191,8 +197,8 @@ def apply_policies(
             parts.append("What they do say:")
         parts.append(" ".join(_render(c) for c in kept))
     parts.extend(_aside_note(p) for p in aside)
-    if insufficient and (policies.honesty or not answered):
-        parts.append("What I cannot say: " + "; ".join(insufficient))
+    if shown and (policies.honesty or not answered):
+        parts.append("What I cannot say: " + "; ".join(shown))
     return draft.model_copy(
         update={
             "text": "\n\n".join(parts),

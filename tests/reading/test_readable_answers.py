@@ -1,0 +1,41 @@
+"""What a person reads: no tool names or error strings, lookups said in plain words."""
+
+from groundgate.graph.build import build_agent
+from groundgate.models.offline import OfflinePlanner
+from groundgate.pipeline.router import build_router
+from groundgate.policies.honesty import lookup_note
+from groundgate.tools.registry import ALL_TOOLS
+
+INTERNAL = ("no entity matches", "no relationships from", "INSUFFICIENT", *ALL_TOOLS)
+
+
+def _internal(text: str) -> list[str]:
+    return [s for s in INTERNAL if s in text]
+
+
+def test_lookups_are_said_in_a_persons_words():
+    assert lookup_note({"tool": "resolve_entity", "args": {"mention": "Victoria"}, "insufficient": True}) == (
+        "nothing in the sources is called 'Victoria'"
+    )
+    failed = lookup_note({"tool": "search_evidence", "args": {"query": "x"}, "error": "search_evidence failed: boom"})
+    assert failed and "search_evidence" not in failed and "boom" not in failed
+    assert lookup_note({"tool": "list_contradictions", "args": {}, "insufficient": True}) is None
+
+
+def test_an_unanswerable_question_says_what_was_not_found_without_internal_strings(bundled_store):
+    question = "Who is Victoria Pembleton-Haig and which claim did she approve?"
+    for graph in (build_agent(bundled_store, OfflinePlanner()), build_router(bundled_store, OfflinePlanner())):
+        answer = graph.invoke({"question": question, "as_of": None})["answer"]
+        assert not answer["answered"]
+        assert _internal(answer["text"]) == [], answer["text"]
+        assert "The sources available do not answer this question." in answer["text"]
+
+
+def test_an_answered_question_keeps_empty_lookups_in_the_record_not_in_the_text(bundled_store):
+    question = "What wind gust speed does the storm claims guidance use to treat an event as a storm?"
+    answer = build_agent(bundled_store, OfflinePlanner()).invoke({"question": question})["answer"]
+    assert answer["answered"] and "55 mph" in answer["text"]
+    assert _internal(answer["text"]) == []
+    assert "What I cannot say" not in answer["text"] or all(
+        n not in answer["text"] for n in answer["insufficient"] if n.startswith(("nothing in", "no passage"))
+    )
