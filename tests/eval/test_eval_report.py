@@ -163,10 +163,40 @@ def test_unknown_configuration_is_a_clear_error(tiny_dataset):
     assert result.exit_code == 2 and "unknown value 'Z'" in result.output
 
 
-@pytest.mark.parametrize(("name", "documents"), [("riverbend", 16), ("careers", 14), ("isles", 21)])
-def test_the_bench_datasets_are_well_formed(name, documents):
-    """bench/datasets/* are read as `groundgate eval --dataset` reads them."""
-    folder = pathlib.Path(__file__).parents[2] / "bench" / "datasets" / name
-    with dataset_store(folder) as (store, questions):
-        loaded = load_questions(questions, store)
-        assert len(loaded) == 20 and store.counts()["documents"] == documents
+BENCH = pathlib.Path(__file__).parents[2] / "bench" / "datasets"
+
+
+@pytest.mark.parametrize(("name", "documents", "questions"), [
+    ("riverbend", 16, 20), ("careers", 14, 20), ("isles", 21, 20),
+    ("handbook", 22, 80), ("aerosense", 19, 82),
+])
+def test_the_bench_datasets_are_well_formed(name, documents, questions):
+    """bench/datasets/* are read as `groundgate eval --dataset` reads them, and their labels hold.
+
+    Every keyword group has an alternative in the text of an expected source (the fact in
+    the source's words), and each half of the split holds answerable and unanswerable ones.
+    """
+    with dataset_store(BENCH / name) as (store, questions_file):
+        loaded = load_questions(questions_file, store)
+        assert len(loaded) == questions and store.counts()["documents"] == documents
+        for q in loaded:
+            text = " ".join(c.text for s in q.expected_source_ids for c in store.chunks_of(s)).lower()
+            missing = [g for g in q.gold_keywords if not any(k.lower() in text for k in g)]
+            assert not missing, f"{q.qid}: {missing} in none of {q.expected_source_ids}"
+    for split in ("dev", "test"):
+        half = [q for q in loaded if q.split == split]
+        assert abs(len(half) - len(loaded) / 2) <= 1
+        assert any(q.answerable for q in half) and any(not q.answerable for q in half)
+
+
+@pytest.mark.parametrize("name", ["handbook", "aerosense"])
+def test_the_issue_14_datasets_have_the_shape_it_asks_for(name):
+    """At least 60 questions, a third unanswerable, Yes and No leads, a disagreement, in each half."""
+    loaded = load_questions(BENCH / name / "questions.jsonl")
+    assert len(loaded) >= 60
+    assert sum(not q.answerable for q in loaded) * 3 >= len(loaded)
+    for split in ("dev", "test"):
+        half = [q for q in loaded if q.split == split]
+        assert {q.expected_lead for q in half} >= {"Yes", "No"}
+        assert any(q.contested for q in half)
+        assert any(q.category == "multi-hop" for q in half)
