@@ -15,7 +15,7 @@ from rich.text import Text
 
 from groundgate.cli import _fail, app, err, out
 from groundgate.commands.terminal import styled
-from groundgate.errors import GroundgateError
+from groundgate.errors import ConfigError, GroundgateError
 from groundgate.settings import Settings
 
 __all__ = ["eval_command"]
@@ -58,9 +58,12 @@ def eval_command(
     timeout: Annotated[float, typer.Option(
         "--timeout", min=0.1, help="Wall-clock bound of each run, seconds (a slow local model needs more).",
     )] = 60.0,
+    split: Annotated[str, typer.Option(
+        "--split", help="dev (tune on it), test (report it) or all.",
+    )] = "all",
 ) -> None:
     """Evaluate lane A, the search-box agent, the full agent and the router, policies on and off."""
-    from groundgate.eval.dataset import load_questions
+    from groundgate.eval.dataset import SPLITS, load_questions, select_split
     from groundgate.eval.report import write_report
     from groundgate.eval.runner import CONFIGS, POLICIES, evaluate, parse_list
     from groundgate.eval.summary import summarise
@@ -70,12 +73,17 @@ def eval_command(
     settings = Settings.from_env()
     try:
         chosen = parse_list(configs, list(CONFIGS), "--configs")
+        split = split.strip().lower()
+        if split not in SPLITS:
+            raise ConfigError(f"--split: unknown value {split!r}; choose from {', '.join(SPLITS)}")
         settings_on = parse_list(policies, list(POLICIES), "--policies")
         specs = [m.strip() for m in models.split(",") if m.strip()] or ["offline"]
         embedder = make_embedder(settings.embedder)
         started = time.perf_counter()
         with _store_and_questions(dataset, settings, embedder) as (store, questions_file, label):
-            questions = load_questions(questions_file, store)
+            questions = select_split(load_questions(questions_file, store), split)
+            if split != "all":
+                label = f"{label}, {split} split"
             with Progress(
                 TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                 TimeElapsedColumn(),

@@ -3,6 +3,9 @@
 A dataset folder holds ``corpus/`` (as ``groundgate ingest`` reads it) and
 ``questions.jsonl``; it is ingested into a fresh temporary store. A bad line is a
 ``CorpusError`` naming the file and line, and nothing is evaluated.
+
+Every question is in the ``dev`` split (what heuristics may be tuned on) or the ``test``
+split (what is reported); ``select_split`` keeps one of them.
 """
 
 from __future__ import annotations
@@ -10,12 +13,13 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from groundgate.errors import ConfigError, CorpusError
 from groundgate.knowledge.embed import Embedder
@@ -24,7 +28,12 @@ from groundgate.knowledge.ingest.pipeline import ingest
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.tools.registry import ALL_TOOLS
 
-__all__ = ["GoldQuestion", "dataset_store", "load_questions"]
+__all__ = ["SPLITS", "GoldQuestion", "Split", "dataset_store", "load_questions", "select_split"]
+
+Split = Literal["dev", "test"]
+"""The two halves of a set: tune on ``dev``, report ``test``."""
+SPLITS: tuple[str, ...] = ("dev", "test", "all")
+"""What ``--split`` accepts: one half, or every question."""
 
 
 class GoldQuestion(BaseModel):
@@ -52,8 +61,12 @@ class GoldQuestion(BaseModel):
     """A label for grouping (single-hop, multi-hop, temporal, contested, ...)."""
     expected_tools: tuple[str, ...] = ()
     """The calls a competent analyst would make, in order."""
+    split: Split
+    """``dev`` (heuristics may be tuned on it) or ``test`` (held out, what is reported)."""
     needs_agent: bool | None = None
     """Whether lane A cannot answer it alone (for routing correctness)."""
+    expected_lead: Literal["Yes", "No"] | None = None
+    """For a yes/no question a source answers: the word the answer's first sentence starts with."""
 
     @field_validator("gold_keywords")
     @classmethod
@@ -61,6 +74,13 @@ class GoldQuestion(BaseModel):
         if any(not group or any(not k.strip() for k in group) for group in value):
             raise ValueError("every keyword group needs at least one non-empty alternative")
         return value
+
+    @model_validator(mode="after")
+    def _lead(self) -> GoldQuestion:
+        if self.expected_lead is not None and (not self.answerable or self.contested):
+            raise ValueError("expected_lead is for an answerable, uncontested yes/no question "
+                             "(an answer to a contested one must not take a side)")
+        return self
 
     @field_validator("expected_tools")
     @classmethod
@@ -118,6 +138,20 @@ def load_questions(path: Path, store: KnowledgeStore | None = None) -> list[Gold
     if not questions:
         raise CorpusError(path, None, "no questions")
     return questions
+
+
+def select_split(questions: Sequence[GoldQuestion], split: str) -> list[GoldQuestion]:
+    """The questions of ``split`` (``dev``, ``test``, or ``all`` for every one), in order.
+
+    Raises:
+        ConfigError: ``split`` is none of those, or no question is in it.
+    """
+    if split not in SPLITS:
+        raise ConfigError(f"unknown split {split!r}; choose from {', '.join(SPLITS)}")
+    chosen = [q for q in questions if split == "all" or q.split == split]
+    if not chosen:
+        raise ConfigError(f"no question is in the {split} split")
+    return chosen
 
 
 @contextmanager

@@ -111,6 +111,7 @@ def score_row(question: GoldQuestion, out: dict[str, Any], *, config: str, polic
         "model": model,
         "qid": question.qid,
         "category": question.category,
+        "split": question.split,
         "question": question.question,
         "as_of": question.as_of.isoformat() if question.as_of else None,
         "contested": question.contested,

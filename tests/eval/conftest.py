@@ -66,13 +66,13 @@ contradictions:
 QUESTIONS = [
     {"qid": "t1", "question": "What is the refund window for cancelled sailings?", "as_of": None,
      "gold_keywords": [["14 days"]], "expected_source_ids": ["FR-001"], "contested": False,
-     "answerable": True, "category": "single-hop", "expected_tools": ["search_evidence"],
+     "answerable": True, "category": "single-hop", "split": "dev", "expected_tools": ["search_evidence"],
      "needs_agent": False},
     {"qid": "t2", "question": "Do dogs travel free on foot passenger sailings?",
      "gold_keywords": [["free"], ["GBP 5"]], "expected_source_ids": ["FR-002", "FR-003"], "contested": True,
-     "answerable": True, "category": "contested"},
+     "answerable": True, "category": "contested", "split": "test"},
     {"qid": "t3", "question": "What is the captain's salary?", "gold_keywords": [], "expected_source_ids": [],
-     "contested": False, "answerable": False, "category": "unanswerable"},
+     "contested": False, "answerable": False, "category": "unanswerable", "split": "test"},
 ]
 
 

@@ -102,14 +102,21 @@ def test_a_bad_question_line_names_the_file_and_line_and_nothing_is_written(tiny
     assert not out.exists()
 
 
+LINE = ('{"qid": "x", "question": "q?", "gold_keywords": [], "expected_source_ids": [], "contested": false, '
+        '"answerable": false, "category": "c", "split": "dev"')
+
+
 @pytest.mark.parametrize(("line", "problem"), [
     ('{"qid": "x"', "not valid JSON"),
-    ('{"qid": "x", "question": "q?", "gold_keywords": [], "expected_source_ids": ["NOPE-1"], '
-     '"contested": false, "answerable": false, "category": "c"}', "name no document"),
-    ('{"qid": "x", "question": "q?", "gold_keywords": [], "expected_source_ids": [], "contested": false, '
-     '"answerable": false, "category": "c", "expected_tools": ["google"]}', "unknown tools"),
-    ('{"qid": "x", "question": "q?", "gold_keyword": [], "expected_source_ids": [], "contested": false, '
-     '"answerable": false, "category": "c"}', "unknown field"),
+    (LINE.replace('"expected_source_ids": []', '"expected_source_ids": ["NOPE-1"]') + "}",
+     "name no document"),
+    (LINE + ', "expected_tools": ["google"]}', "unknown tools"),
+    (LINE.replace("gold_keywords", "gold_keyword") + "}", "unknown field"),
+    (LINE.replace('"split": "dev"', '"split": "train"') + "}", "split: Input should be 'dev' or 'test'"),
+    (LINE.replace(', "split": "dev"', "") + "}", "split: Field required"),
+    (LINE + ', "expected_lead": "Yes"}', "expected_lead is for an answerable"),
+    (LINE.replace('"answerable": false', '"answerable": true') + ', "expected_lead": "yes"}',
+     "expected_lead: Input should be 'Yes' or 'No'"),
 ])
 def test_question_lines_are_checked(tiny_dataset, line, problem):
     questions = tiny_dataset / "questions.jsonl"
@@ -119,15 +126,77 @@ def test_question_lines_are_checked(tiny_dataset, line, problem):
     assert "questions.jsonl:4" in result.output and problem in result.output
 
 
+def test_split_evaluates_only_that_half(tiny_dataset, tmp_path):
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--configs", "A", "--policies", "on",
+                                 "--split", "test", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "evaluated 2 questions" in result.output
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [(r["qid"], r["split"]) for r in rows] == [("t2", "test"), ("t3", "test")]
+    assert json.loads((out / "summary.json").read_text())["dataset"].endswith("test split")
+    result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--configs", "A", "--policies", "on",
+                                 "--split", "DEV", "--out", str(out)])
+    assert result.exit_code == 0 and "evaluated 1 questions" in result.output
+
+
+def test_every_question_is_evaluated_by_default(tiny_dataset, tmp_path):
+    out = tmp_path / "report"
+    result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--configs", "A", "--policies", "on",
+                                 "--out", str(out)])
+    assert result.exit_code == 0 and "evaluated 3 questions" in result.output
+
+
+def test_an_unknown_or_empty_split_is_a_clear_error(tiny_dataset, tmp_path):
+    result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--split", "train"])
+    assert result.exit_code == 2 and "--split: unknown value 'train'" in result.output
+    questions = tiny_dataset / "questions.jsonl"
+    questions.write_text(questions.read_text().replace('"split": "dev"', '"split": "test"'))
+    result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--split", "dev",
+                                 "--out", str(tmp_path / "report")])
+    assert result.exit_code == 2 and "no question is in the dev split" in result.output
+    assert not (tmp_path / "report").exists()
+
+
 def test_unknown_configuration_is_a_clear_error(tiny_dataset):
     result = runner.invoke(app, ["eval", "--dataset", str(tiny_dataset), "--configs", "A,Z"])
     assert result.exit_code == 2 and "unknown value 'Z'" in result.output
 
 
-@pytest.mark.parametrize(("name", "documents"), [("riverbend", 16), ("careers", 14), ("isles", 21)])
-def test_the_bench_datasets_are_well_formed(name, documents):
-    """bench/datasets/* are read as `groundgate eval --dataset` reads them."""
-    folder = pathlib.Path(__file__).parents[2] / "bench" / "datasets" / name
-    with dataset_store(folder) as (store, questions):
-        loaded = load_questions(questions, store)
-        assert len(loaded) == 20 and store.counts()["documents"] == documents
+BENCH = pathlib.Path(__file__).parents[2] / "bench" / "datasets"
+
+
+@pytest.mark.parametrize(("name", "documents", "questions"), [
+    ("riverbend", 16, 20), ("careers", 14, 20), ("isles", 21, 20),
+    ("handbook", 22, 80), ("aerosense", 19, 82),
+])
+def test_the_bench_datasets_are_well_formed(name, documents, questions):
+    """bench/datasets/* are read as `groundgate eval --dataset` reads them, and their labels hold.
+
+    Every keyword group has an alternative in the text of an expected source (the fact in
+    the source's words), and each half of the split holds answerable and unanswerable ones.
+    """
+    with dataset_store(BENCH / name) as (store, questions_file):
+        loaded = load_questions(questions_file, store)
+        assert len(loaded) == questions and store.counts()["documents"] == documents
+        for q in loaded:
+            text = " ".join(c.text for s in q.expected_source_ids for c in store.chunks_of(s)).lower()
+            missing = [g for g in q.gold_keywords if not any(k.lower() in text for k in g)]
+            assert not missing, f"{q.qid}: {missing} in none of {q.expected_source_ids}"
+    for split in ("dev", "test"):
+        half = [q for q in loaded if q.split == split]
+        assert abs(len(half) - len(loaded) / 2) <= 1
+        assert any(q.answerable for q in half) and any(not q.answerable for q in half)
+
+
+@pytest.mark.parametrize("name", ["handbook", "aerosense"])
+def test_the_issue_14_datasets_have_the_shape_it_asks_for(name):
+    """At least 60 questions, a third unanswerable, Yes and No leads, a disagreement, in each half."""
+    loaded = load_questions(BENCH / name / "questions.jsonl")
+    assert len(loaded) >= 60
+    assert sum(not q.answerable for q in loaded) * 3 >= len(loaded)
+    for split in ("dev", "test"):
+        half = [q for q in loaded if q.split == split]
+        assert {q.expected_lead for q in half} >= {"Yes", "No"}
+        assert any(q.contested for q in half)
+        assert any(q.category == "multi-hop" for q in half)

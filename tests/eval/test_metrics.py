@@ -18,7 +18,7 @@ def _answer(text="", cited=(), contested=(), answered=True):
 
 def _question(**kw):
     base = {"qid": "q", "question": "Is it free?", "gold_keywords": [], "expected_source_ids": ["A", "B"],
-            "contested": True, "answerable": True, "category": "contested"}
+            "contested": True, "answerable": True, "category": "contested", "split": "dev"}
     return GoldQuestion.model_validate({**base, **kw})
 
 
