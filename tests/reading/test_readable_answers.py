@@ -14,10 +14,10 @@ def _internal(text: str) -> list[str]:
 
 
 def test_lookups_are_said_in_a_persons_words():
-    assert lookup_note({"tool": "resolve_entity", "args": {"mention": "Victoria"}, "insufficient": True}) == (
-        "nothing in the sources is called 'Victoria'"
-    )
-    failed = lookup_note({"tool": "search_evidence", "args": {"query": "x"}, "error": "search_evidence failed: boom"})
+    empty = {"tool": "resolve_entity", "args": {"mention": "Victoria"}, "insufficient": True}
+    assert lookup_note(empty) == "nothing in the sources is called 'Victoria'"
+    error = {"tool": "search_evidence", "args": {"query": "x"}, "error": "search_evidence failed: boom"}
+    failed = lookup_note(error)
     assert failed and "search_evidence" not in failed and "boom" not in failed
     assert lookup_note({"tool": "list_contradictions", "args": {}, "insufficient": True}) is None
 
@@ -35,7 +35,4 @@ def test_an_answered_question_keeps_empty_lookups_in_the_record_not_in_the_text(
     question = "What wind gust speed does the storm claims guidance use to treat an event as a storm?"
     answer = build_agent(bundled_store, OfflinePlanner()).invoke({"question": question})["answer"]
     assert answer["answered"] and "55 mph" in answer["text"]
-    assert _internal(answer["text"]) == []
-    assert "What I cannot say" not in answer["text"] or all(
-        n not in answer["text"] for n in answer["insufficient"] if n.startswith(("nothing in", "no passage"))
-    )
+    assert _internal(answer["text"]) == [] and "What I cannot say" not in answer["text"]
