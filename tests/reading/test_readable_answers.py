@@ -24,7 +24,8 @@ def test_lookups_are_said_in_a_persons_words():
 
 def test_an_unanswerable_question_says_what_was_not_found_without_internal_strings(bundled_store):
     question = "Who is Victoria Pembleton-Haig and which claim did she approve?"
-    for graph in (build_agent(bundled_store, OfflinePlanner()), build_router(bundled_store, OfflinePlanner())):
+    planner = OfflinePlanner()
+    for graph in (build_agent(bundled_store, planner), build_router(bundled_store, planner)):
         answer = graph.invoke({"question": question, "as_of": None})["answer"]
         assert not answer["answered"]
         assert _internal(answer["text"]) == [], answer["text"]
