@@ -11,8 +11,10 @@ from __future__ import annotations
 from datetime import date
 
 from groundgate.knowledge.events import event_kinds
+from groundgate.knowledge.text import fold
 from groundgate.reading import Reading
 from groundgate.reading.evidence import collect
+from groundgate.reading.polarity import lead_for
 from groundgate.reading.question import Question
 from groundgate.reading.score import (
     VALUE_KINDS,
@@ -48,8 +50,8 @@ def _event_sentence(t: Transcript, scored: list[Scored]) -> Scored | None:
 def _disagreement(q: Question, chosen: list[Scored], scored: list[Scored],
                   weights: dict[str, float]) -> list[str]:
     """A sentence from another document giving a different value for the same thing."""
-    if q.asks not in VALUE_KINDS or q.relative:
-        return []  # a described subject: another value is as likely about another thing
+    if q.asks not in VALUE_KINDS or q.relative or not q.mentions:
+        return []  # a described or unnamed subject: another value is as likely about another thing
     answers = [c for c in chosen if typed(q, c.sentence.rendered)]
     if not answers:
         return []
@@ -63,6 +65,9 @@ def _disagreement(q: Question, chosen: list[Scored], scored: list[Scored],
         shared = len(item.covered & subject) / len(subject) if subject else 0.0
         if events and not events & event_kinds(item.sentence.text):
             continue
+        about = _low(f"{item.sentence.rendered} {item.sentence.title}")
+        if not all(_low(m) in about for m in q.mentions):
+            continue  # it must name what the question names
         if (item in chosen or item.sentence.tool == "timeline" or not other or other & values
                 or not typed(q, item.sentence.rendered)
                 or set(item.sentence.sources) & set(first.sentence.sources)
@@ -97,6 +102,10 @@ def _later(q: Question, chosen: list[Scored], scored: list[Scored],
     )
 
 
+def _low(text: str) -> str:
+    return fold(text).lower()
+
+
 def read(t: Transcript) -> Reading:
     """What the transcript's evidence says about its question."""
     q = t.question
@@ -124,7 +133,19 @@ def read(t: Transcript) -> Reading:
                             f"{'before' if succession.earlier else 'after'} {succession.name}")
     if reason:
         return Reading("insufficient", tuple(lines), (reason,))
+    lead = lead_for(q, chosen[0], env.weights) if chosen else None
+    if lead:
+        lines = _led(lines, chosen[0], lead)
     return Reading("answered", tuple(lines), score=1.0)
+
+
+def _led(lines: list[str], best: Scored, lead: str) -> list[str]:
+    """The lines with the best sentence first, opening with Yes or No."""
+    at = next((i for i, line in enumerate(lines) if line.startswith(best.sentence.text)), None)
+    if at is None:
+        return lines
+    first = lines[at]
+    return [f"{lead} — {first}", *lines[:at], *lines[at + 1:]]
 
 
 def compose(t: Transcript) -> str:

@@ -84,12 +84,16 @@ def split_sections(text: str, heading: str = "") -> list[tuple[str, str, str]]:
 
     def flush() -> None:
         nonlocal previous
-        for part in sentences(_clean(_unwrap(block))):
+        for part in sentences(_clean(_unwrap(_table_rows(block)))):
             part = part.strip()
             if part.endswith("…") or len(part) < MIN_CHARS or not re.search(r"[a-z]", part):
                 previous = part
                 continue
-            lead = previous if _PRONOUN.match(part) and previous else ""
+            if part.endswith("?"):
+                previous = part  # a question is never an answer; what follows it answers it
+                continue
+            asked = previous.endswith("?")
+            lead = previous if previous and (asked or _PRONOUN.match(part)) else ""
             out.append((heading, lead, part))
             previous = part
         block.clear()
@@ -106,6 +110,38 @@ def split_sections(text: str, heading: str = "") -> list[tuple[str, str, str]]:
 
 
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _table_rows(lines: list[str]) -> list[str]:
+    """A Markdown table as one statement per row (``Office: Mill Street; Town: Fellmoor.``).
+
+    A row read alone keeps its column names, so it says what each value is; other lines
+    pass through.
+    """
+    out: list[str] = []
+    header: list[str] = []
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped.startswith("|"):
+            header = []
+            out.append(line)
+            continue
+        if _TABLE_RULE.match(stripped):
+            continue
+        nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if not header and _TABLE_RULE.match(nxt):
+            header = _cells(stripped)
+            continue
+        cells = _cells(stripped)
+        names = (header + [""] * len(cells))[: len(cells)]
+        pairs = [f"{h}: {c}" if h else c for h, c in zip(names, cells, strict=True) if c]
+        out.extend(["", "; ".join(pairs).rstrip(".") + ".", ""])
+    return out
 
 
 def _unwrap(lines: list[str]) -> str:

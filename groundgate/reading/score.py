@@ -367,6 +367,8 @@ def _credit(env: Scoring, sentence: Sentence) -> dict[str, float]:
     """How fully the sentence covers each focus term (see ``Scored.credit``)."""
     # "It rises in ...": the sentence before says what "it" is, so its words nearly count
     lead_share = 0.8 if re.match(r"(It|He|She|They)\b", sentence.text) else 0.5
+    if sentence.lead.endswith("?"):
+        lead_share = 0.9  # the question a FAQ answer answers says what the answer is about
     own = norm_stems(sentence.text)
     if _LIFESPAN.search(sentence.text):
         own = own | _LIFE_KEYS  # "Ebbe Lannart (1819–1888)" says when he was born and died

@@ -132,7 +132,7 @@ def _reading_order(chosen: list[Scored]) -> list[Scored]:
 
 def cited_lines(sentence: Sentence, prefix: str = "", with_lead: bool = True) -> list[str]:
     """The sentence (and its lead, when it needs one) as cited answer lines."""
-    if with_lead and sentence.lead:
+    if with_lead and sentence.lead and not sentence.lead.endswith("?"):  # a question leads, unsaid
         return [cite(prefix + sentence.lead, sentence.sources), cite(sentence.text, sentence.sources)]
     return [cite(prefix + sentence.text, sentence.sources)]
 

@@ -352,7 +352,6 @@ def test_contradicting_passages_are_both_shown(articles):
     assert "1871" in text and "1873" in text
     assert "different" in text
 
-
 def test_a_sentence_that_needs_its_predecessor_is_shown_with_it(articles):
     text = answer(drive(articles, "How long is the Ostra River?"))
     assert "212 kilometres" in text and "Ostra River" in text
