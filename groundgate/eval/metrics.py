@@ -11,16 +11,28 @@
   ``answered_anyway``; on answerable ones ``wrongly_insufficient`` when it gave up.
 - trace shape: the longest common subsequence of the actual and the expected tool
   sequences over the longer of the two (1.0 = the same calls in the same order).
+
+What a reader of the answer notices:
+
+- leaks: internal strings in the answer text (a tool name used as one, an error string of
+  a tool, the ``INSUFFICIENT`` mark, a Python repr, an entity id written where a name
+  belongs);
+- lead: for a yes/no question a source answers, whether the answer starts with the
+  expected "Yes" or "No";
+- off subject: for an answerable question, the cited sources that are not among the
+  expected ones (a sentence from a document about something else).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from groundgate.eval.dataset import GoldQuestion
 from groundgate.knowledge.model import Contradiction
 from groundgate.nodes.compose import INSUFFICIENT_MARK
+from groundgate.tools.registry import ALL_TOOLS
 
 __all__ = [
     "citation_scores",
@@ -32,6 +44,9 @@ __all__ = [
     "shape_score",
     "said_insufficient",
     "insufficient_outcome",
+    "lead_ok",
+    "leaks",
+    "off_subject",
 ]
 
 
@@ -139,3 +154,68 @@ def shape_score(actual: Sequence[str], expected: Sequence[str]) -> float | None:
     if not expected:
         return None
     return lcs(actual, expected) / max(len(actual), len(expected))
+
+
+# A tool whose name is an English word ("traverse", "timeline", "diff") leaks only when it
+# is used as a tool's label ("traverse: no relationships ..."); one with an underscore
+# leaks wherever it is written.
+_TOOL_NAMES = re.compile(
+    r"\b(?:" + "|".join(re.escape(t) for t in ALL_TOOLS if "_" in t) + r")\b"
+    r"|\b(?:" + "|".join(re.escape(t) for t in ALL_TOOLS if "_" not in t) + r")\s*[:(]"
+)
+_TOOL_ERRORS = re.compile(r"no entity matches|no relationships from", re.IGNORECASE)
+_MARK = re.compile(r"\bINSUFFICIENT\b")
+_REPRS = re.compile(
+    r"<[A-Za-z_][\w.]* object at 0x[0-9a-fA-F]+>"  # <groundgate.x.Y object at 0x7f...>
+    r"|\b[A-Z]\w*\(\w+="  # Citation(source_id=...
+    r"|\{\s*['\"][^'\"]*['\"]\s*:"  # {'id': ...
+    r"|\[\s*'[^'\]]*'\s*(?:,\s*'[^'\]]*'\s*)*\]"  # ['a', 'b']
+    r"|\[\s*\]|\{\s*\}"  # [] {}
+    r"|(?:=|:\s?)None\b"  # field=None, 'x': None
+)
+_CITATION = re.compile(r"\[[^\[\]]*\]")
+_ENTITY_ID = re.compile(r"(?<![\w/.:-])(?!(?:https?|mailto|ftp):)[a-z]{3,}:[a-z0-9][a-z0-9._-]*[a-z0-9]")
+
+
+def leaks(text: str) -> list[str]:
+    """Internal strings in ``text``, each once, in order of appearance.
+
+    A tool name (``resolve_entity``, or ``traverse:`` written as a label), a tool's error
+    string ("no entity matches", "no relationships from"), the ``INSUFFICIENT`` mark, a
+    Python repr (``Citation(source_id=``, ``{'id':``, ``['a', 'b']``, ``[]``, ``=None``,
+    ``<... object at 0x...>``), or an entity id (``concept:annual-leave``) outside the
+    ``[source-id]`` citations.
+    """
+    found: list[tuple[int, str]] = []
+    for pattern in (_TOOL_NAMES, _TOOL_ERRORS, _MARK, _REPRS):
+        found += [(m.start(), m.group(0).strip()) for m in pattern.finditer(text)]
+    prose = _CITATION.sub(lambda m: " " * len(m.group(0)), text)
+    found += [(m.start(), m.group(0)) for m in _ENTITY_ID.finditer(prose)]
+    return list(dict.fromkeys(s for _, s in sorted(found)))
+
+
+_LEAD = re.compile(r"^[\s*_#>\"'“‘(\-–—]*(yes|no)\b", re.IGNORECASE)
+
+
+def lead_ok(text: str, expected: str | None) -> bool | None:
+    """Whether ``text`` starts with the ``expected`` "Yes" or "No"; ``None`` when none is expected.
+
+    Leading whitespace, quotes and Markdown markers are skipped; the word must stand alone
+    ("No." and "No, ..." count, "Nothing" does not).
+    """
+    if expected is None:
+        return None
+    match = _LEAD.match(text)
+    return match is not None and match.group(1).lower() == expected.lower()
+
+
+def off_subject(answer: dict[str, Any], expected: Sequence[str], answerable: bool) -> list[str] | None:
+    """The cited sources outside ``expected``, in citation order; ``None`` when not judged.
+
+    Judged on answerable questions with expected sources only: an unanswerable question has
+    none to compare with.
+    """
+    if not answerable or not expected:
+        return None
+    wanted = set(expected)
+    return list(dict.fromkeys(s for s in cited_sources(answer) if s not in wanted))

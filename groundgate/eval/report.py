@@ -28,6 +28,11 @@ CAVEATS = (
     "fairer of the two. Both are computed against the cited sources of the final answer.",
     "The trace-shape score is the longest common subsequence of the actual and expected tool "
     "sequences over the longer of the two: extra calls cost as much as missing ones.",
+    "Leaks are internal strings in the answer text: a tool name used as one, a tool's error "
+    "string, the INSUFFICIENT mark, a Python repr, an entity id outside the citations. Yes/No "
+    "first is judged only where the labels give the expected lead. Off subject means the "
+    "answer cites a source beyond the expected ones: where the labels list only the minimal "
+    "sources, a second document that states the same fact counts too.",
     "Tokens are what the model reported (the offline planner estimates four characters a "
     "token); lane A offline makes no model call. Latency depends on the machine and is the "
     "only figure that changes between two offline runs.",
@@ -61,8 +66,8 @@ Table = tuple[list[str], list[list[Any]]]
 
 def _summary_table(summary: dict[str, Any]) -> Table:
     head = ["run", "correct", "cit. P", "cit. R", "contested: both / side / declined", "refused wrongly",
-            "unanswerable: said insufficient / answered", "gave up wrongly", "shape", "tool calls",
-            "tokens", "latency ms", "answered by", "routing"]
+            "unanswerable: said insufficient / answered", "gave up wrongly", "leaks", "Yes/No first",
+            "off subject", "shape", "tool calls", "tokens", "latency ms", "answered by", "routing"]
     rows = []
     for r in summary["runs"]:
         c, u = r["contested"], r["unanswerable"]
@@ -71,7 +76,9 @@ def _summary_table(summary: dict[str, Any]) -> Table:
             r["key"], r["correctness"], r["citation_precision"], r["citation_recall"],
             f"{c['presented_both']} / {c['chose_side']} / {c['declined']} of {c['questions']}",
             r["refused_wrongly"], f"{u['said_insufficient']} / {u['answered_anyway']} of {u['questions']}",
-            r["wrongly_insufficient"], r["shape_score"], r["tool_calls"], r["tokens"],
+            r["wrongly_insufficient"], r["leaks"], f"{r['lead']['ok']} of {r['lead']['questions']}",
+            f"{r['off_subject']['off_subject']} of {r['off_subject']['questions']}",
+            r["shape_score"], r["tool_calls"], r["tokens"],
             f"{r['latency_ms_mean']:.0f} (p50 {r['latency_ms_p50']:.0f})", lanes, r["routing_accuracy"],
         ])
     return head, rows
@@ -150,6 +157,21 @@ def _sections(rows: Sequence[dict[str, Any]], summary: dict[str, Any]) -> list[S
         "Refused wrongly: a register disagreement presented on a question the labels call uncontested",
         [f"**{w['key']}** on {w['qid']} ({w['question']}): {w['detail']}" for w in wrong] or ["None."],
     ))
+    sections.append((
+        "Leaks: internal strings in the answer text",
+        [f"**{leak['key']}** on {leak['qid']} ({leak['question']}): "
+         + ", ".join(f"`{x}`" for x in leak["leaks"]) for leak in summary["leaks"]] or ["None."],
+    ))
+    if any(r["lead_ok"] is not None for r in rows):
+        sections.append(("Yes/No first (questions with an expected lead)", _matrix(
+            rows, keys, lambda r: r["lead_ok"] is not None,
+            lambda r: f"✓ {r['expected_lead']}" if r["lead_ok"] else f"✗ want {r['expected_lead']}",
+        )))
+    if any(r["off_subject"] for r in rows):
+        sections.append(("Off subject: sources cited beyond the expected ones", _matrix(
+            rows, keys, lambda r: bool(r["off_subject"]),
+            lambda r: ", ".join(r["off_subject_sources"]) or "–",
+        )))
     if any(not r["answerable"] for r in rows):
         sections.append(("Unanswerable questions",
                          _matrix(rows, keys, lambda r: not r["answerable"], lambda r: r["insufficient"])))

@@ -25,6 +25,9 @@ from groundgate.eval.metrics import (
     citation_scores,
     insufficient_outcome,
     keyword_coverage,
+    lead_ok,
+    leaks,
+    off_subject,
     refusal_outcome,
     shape_score,
 )
@@ -104,6 +107,8 @@ def score_row(question: GoldQuestion, out: dict[str, Any], *, config: str, polic
     refusal, refusal_detail = refusal_outcome(answer, question, store.contradictions())
     escalation = out.get("escalation")
     escalated = escalation["escalated"] if escalation else None
+    leaked = leaks(answer["text"])
+    strays = off_subject(answer, question.expected_source_ids, question.answerable)
     return {
         "key": run_key(config, policies, model),
         "config": config,
@@ -124,6 +129,12 @@ def score_row(question: GoldQuestion, out: dict[str, Any], *, config: str, polic
         "refusal": refusal,
         "refusal_detail": refusal_detail,
         "insufficient": insufficient_outcome(answer, question.answerable),
+        "leak": bool(leaked),
+        "leaks": leaked,
+        "expected_lead": question.expected_lead,
+        "lead_ok": lead_ok(answer["text"], question.expected_lead),
+        "off_subject": None if strays is None else bool(strays),
+        "off_subject_sources": strays or [],
         "shape_score": shape_score(tools, question.expected_tools),
         "tools": tools,
         "expected_tools": list(question.expected_tools),

@@ -34,6 +34,8 @@ def _run_summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     contested = [r for r in rows if r["contested"]]
     unanswerable = [r for r in rows if not r["answerable"]]
     routed = [r for r in rows if r["routing_correct"] is not None]
+    led = [r for r in rows if r["lead_ok"] is not None]
+    judged = [r for r in rows if r["off_subject"] is not None]
     latencies = [r["latency_ms"] for r in rows]
     return {
         "key": first["key"],
@@ -52,6 +54,9 @@ def _run_summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             **{k: _count(unanswerable, "insufficient", k) for k in INSUFFICIENT},
         },
         "wrongly_insufficient": _count(rows, "insufficient", "wrongly_insufficient"),
+        "leaks": _count(rows, "leak", True),
+        "lead": {"questions": len(led), "ok": _count(led, "lead_ok", True)},
+        "off_subject": {"questions": len(judged), "off_subject": _count(judged, "off_subject", True)},
         "shape_score": _mean(r["shape_score"] for r in rows),
         "tool_calls": _mean(r["tool_calls"] for r in rows),
         "tokens": _mean(r["tokens"] for r in rows),
@@ -97,5 +102,9 @@ def summarise(rows: Sequence[dict[str, Any]], *, dataset: str) -> dict[str, Any]
         "refused_wrongly": [
             {"key": r["key"], "qid": r["qid"], "question": r["question"], "detail": r["refusal_detail"]}
             for r in rows if r["refusal"] == "refused_wrongly"
+        ],
+        "leaks": [
+            {"key": r["key"], "qid": r["qid"], "question": r["question"], "leaks": r["leaks"]}
+            for r in rows if r["leak"]
         ],
     }
