@@ -136,7 +136,7 @@ def read(t: Transcript) -> Reading:
     lead = lead_for(q, chosen[0], env.weights) if chosen else None
     if lead:
         lines = _led(lines, chosen[0], lead)
-    return Reading("answered", tuple(lines), score=1.0)
+    return Reading("answered", tuple(lines), score=round(coverage_of(chosen, q.focus, env.weights), 3))
 
 
 def _led(lines: list[str], best: Scored, lead: str) -> list[str]:
