@@ -117,6 +117,20 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+_FOLDED_ROW = re.compile(r"\|\s+\|")
+
+
+def _table_lines(line: str) -> list[str]:
+    """A table whose rows were joined onto one line (``| a | b | | --- | --- | | 1 | 2 |``), split."""
+    stripped = line.strip()
+    if not stripped.startswith("|") or not re.search(r"\|\s*:?-{3,}:?\s*\|", stripped):
+        return [line]
+    rows = _FOLDED_ROW.split(stripped)
+    if len(rows) < 3:
+        return [line]
+    return ["| " + row.strip().strip("|").strip() + " |" for row in rows]
+
+
 def _table_rows(lines: list[str]) -> list[str]:
     """A Markdown table as one statement per row (``Office: Mill Street; Town: Fellmoor.``).
 
@@ -125,6 +139,7 @@ def _table_rows(lines: list[str]) -> list[str]:
     """
     out: list[str] = []
     header: list[str] = []
+    lines = [row for line in lines for row in _table_lines(line)]
     for i, line in enumerate(lines):
         stripped = line.strip()
         if not stripped.startswith("|"):

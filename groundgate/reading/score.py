@@ -21,6 +21,7 @@ from groundgate.reading.temporal import window_of
 from groundgate.reading.text import (
     IDENTIFIER,
     MONTH_ALT,
+    MONTHS,
     capitalised_names,
     find_dates,
     find_years,
@@ -136,6 +137,14 @@ _DIMENSIONS = {
 }
 
 
+_HOW_MUCH = re.compile(r"\bhow much\b", re.IGNORECASE)
+_MONEY_ASKED = re.compile(
+    r"\b(?:cost|costs|price|fee|fees|pay|paid|pays|charge|charged|spend|spent|worth|pounds|dollars|"
+    r"euros|amount|salary|wage|budget)\b", re.IGNORECASE)
+_MONTH_ASKED = re.compile(r"\b(?:which|what) months?\b", re.IGNORECASE)
+_MONTH_NAME = re.compile(r"\b(?:" + "|".join(m.capitalize() for m in MONTHS) + r")\b")
+
+
 def _dimensions(text: str) -> set[str]:
     words = set(re.findall(r"[a-z]+", text.lower()))
     return {d for d, forms in _DIMENSIONS.items() if words & set(forms)}
@@ -149,6 +158,10 @@ def typed(q: Question, text: str) -> bool:
     """
     if q.asks in VALUE_KINDS:
         kinds = {"duration": ("duration", "date")}.get(q.asks, (q.asks,))
+        if q.asks == "money" and _HOW_MUCH.search(q.text) and not _MONEY_ASKED.search(q.text):
+            kinds = ("money", "number")  # "how much" asks for a quantity: weight, time or money
+        if q.asks == "date" and _MONTH_ASKED.search(q.text) and _MONTH_NAME.search(text):
+            return True  # "in which month": the month is the answer
         if not any(has_value(text, k) for k in kinds):
             return False
         if q.asks == "length":
