@@ -9,8 +9,10 @@ from langgraph.runtime import Runtime
 from groundgate.answer.model import Answer, Claim, GroundingReport
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
+from groundgate.nodes.compose import draft_answer
 from groundgate.nodes.revise import can_revise, revise_unsupported
 from groundgate.policies.grounding import Evidence, GroundingVerdict, evidence_from, ground_claims
+from groundgate.reading.transcript import read_transcript
 
 __all__ = ["grounding_check"]
 
@@ -37,8 +39,40 @@ def grounding_check(state: AgentState, runtime: Runtime[Context]) -> dict[str, A
         if replacements:
             verdict = _revised(verdict, unsupported, replacements, evidence, mode)
     grounded = draft.model_copy(update={"claims": verdict.claims, "grounding": verdict.report})
+    if _nothing_survived(grounded, mode) and state.get("messages"):
+        grounded = _read_instead(grounded, state, ctx, evidence)
     update["draft"] = grounded.model_dump(mode="json")
     return update
+
+
+def _nothing_survived(draft: Answer, mode: str) -> bool:
+    """A model's draft that answered, and of which grounding removed every sentence."""
+    return (
+        mode == "remove" and draft.answered and bool(draft.claims)
+        and (draft.extras or {}).get("draft_source") == "model"
+        and all(c.status == "removed" for c in draft.claims)
+    )
+
+
+def _read_instead(draft: Answer, state: AgentState, ctx: Context, evidence: Evidence) -> Answer:
+    """The run's reader over the same trace, when the model's draft had no supported sentence.
+
+    A weak model that retrieved the answer and then wrote it in words no passage holds
+    would otherwise leave "the sources do not answer": the reader's answer (or its reason
+    why they do not) is grounded in the passages the run retrieved, and is checked again.
+    """
+    reading = ctx.reader.read(read_transcript(state.get("messages") or []))
+    replacement = draft_answer(reading.text(), bound_tripped=draft.bound_tripped, lane=draft.lane)
+    verdict = ground_claims(replacement.claims, evidence, mode="remove")
+    extras = {**(draft.extras or {}), "draft_source": "extractive", "model_draft_unsupported": True}
+    note = ("grounding: no sentence of the model's draft is supported by the retrieved passages; "
+            "the answer is read from those passages instead")
+    return replacement.model_copy(update={
+        "claims": verdict.claims, "grounding": verdict.report, "extras": extras,
+        "insufficient": (*replacement.insufficient, *(n for n in draft.insufficient
+                                                      if n not in replacement.insufficient)),
+        "policy_notes": (*draft.policy_notes, note),
+    })
 
 
 def _revised(

@@ -110,32 +110,50 @@ def split_sections(text: str, heading: str = "") -> list[tuple[str, str, str]]:
 
 
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
-
-
 def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return [c.strip() for c in inner.split("|")]
 
 
-_FOLDED_ROW = re.compile(r"\|\s+\|")
+def _is_rule(cell: str) -> bool:
+    return bool(re.fullmatch(r":?-{3,}:?", cell))
 
 
 def _table_lines(line: str) -> list[str]:
-    """A table whose rows were joined onto one line (``| a | b | | --- | --- | | 1 | 2 |``), split."""
+    """A table whose rows were joined onto one line (``| a | b | | --- | --- | | 1 | 2 |``), split.
+
+    The rule row gives the number of columns; each row after it is that many cells and
+    the empty cell that joined it to the next, so empty cells inside a row survive.
+    """
     stripped = line.strip()
-    if not stripped.startswith("|") or not re.search(r"\|\s*:?-{3,}:?\s*\|", stripped):
+    if not stripped.startswith("|"):
         return [line]
-    rows = _FOLDED_ROW.split(stripped)
-    if len(rows) < 3:
+    cells = _cells(stripped)
+    start = next((i for i, c in enumerate(cells) if _is_rule(c)), None)
+    if start is None or start == 0:
         return [line]
-    return ["| " + row.strip().strip("|").strip() + " |" for row in rows]
+    width = 0
+    while start + width < len(cells) and _is_rule(cells[start + width]):
+        width += 1
+    head = cells[max(0, start - 1 - width): start - 1]
+    if len(head) != width or cells[start - 1] != "":
+        return [line]
+    rows = [head, ["---"] * width]
+    at = start + width + 1  # past the empty cell that joined the rule to the first row
+    while at + width <= len(cells):
+        rows.append(cells[at: at + width])
+        at += width + 1
+    return ["| " + " | ".join(r) + " |" for r in rows]
 
 
 def _table_rows(lines: list[str]) -> list[str]:
     """A Markdown table as one statement per row (``Office: Mill Street; Town: Fellmoor.``).
 
-    A row read alone keeps its column names, so it says what each value is; other lines
-    pass through.
+    A row read alone keeps its column names, so it says what each value is. A table whose
+    first column is unnamed is a list of attributes: its rows read ``Launch price — AeroSense
+    Two: €149; AeroSense Two Pro: €229.`` Other lines pass through.
     """
     out: list[str] = []
     header: list[str] = []
@@ -146,16 +164,20 @@ def _table_rows(lines: list[str]) -> list[str]:
             header = []
             out.append(line)
             continue
-        if _TABLE_RULE.match(stripped):
+        if all(_is_rule(c) for c in _cells(stripped) if c):
             continue
         nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
-        if not header and _TABLE_RULE.match(nxt):
+        if not header and nxt.startswith("|") and all(_is_rule(c) for c in _cells(nxt) if c):
             header = _cells(stripped)
             continue
         cells = _cells(stripped)
         names = (header + [""] * len(cells))[: len(cells)]
-        pairs = [f"{h}: {c}" if h else c for h, c in zip(names, cells, strict=True) if c]
-        out.extend(["", "; ".join(pairs).rstrip(".") + ".", ""])
+        if names and not names[0] and cells[0]:
+            rest = [f"{h}: {c}" if h else c for h, c in zip(names[1:], cells[1:], strict=True) if c]
+            statement = f"{cells[0]} — " + "; ".join(rest)
+        else:
+            statement = "; ".join(f"{h}: {c}" if h else c for h, c in zip(names, cells, strict=True) if c)
+        out.extend(["", statement.rstrip(".") + ".", ""])
     return out
 
 
