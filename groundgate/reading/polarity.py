@@ -38,3 +38,4 @@ def lead_for(q: Question, best: Scored, weights: dict[str, float]) -> str | None
     if re.match(r"(?:A:\s*)?(?:yes|no)\b", text, re.IGNORECASE):
         return None  # it says so itself
     return "No" if negated(text) != negated(q.text) else "Yes"
+

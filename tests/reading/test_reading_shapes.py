@@ -37,3 +37,4 @@ def test_how_much_asks_for_a_quantity_and_which_month_for_a_month():
     assert not typed(paid, "A call-out lasts at least two hours.")
     month = analyse("In which month can colleagues apply?", None)
     assert typed(month, "Applications open in March only.")
+
