@@ -205,7 +205,7 @@ def test_an_envelope_too_big_for_the_model_leaves_out_its_lowest_results_and_say
 def test_a_model_draft_with_no_supported_sentence_gives_way_to_the_reader_of_the_same_trace(bundled_store):
     # what the local open model did on this question: the right search, then its own words
     model = ScriptedChatModel(script=[
-        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "subsidence excess", "top_k": 1})]),
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": Q.rstrip("?"), "top_k": 1})]),
         answer("You pay roughly a thousand for ground movement claims, as is usual in the market."),
     ])
     out = build_agent(bundled_store, model).invoke({"question": Q})
@@ -221,7 +221,8 @@ def test_when_the_reader_finds_no_answer_either_the_refusal_gives_its_reason(bun
         AIMessage(content="", tool_calls=[call("search_evidence", {"query": "CLM-1203 total amount paid"})]),
         answer("The claim was paid in full, a generous amount, as everyone knows."),
     ])
-    out = build_agent(bundled_store, model).invoke({"question": "What was the total amount paid on CLM-1203?"})
+    question = "What was the total amount paid on CLM-1203?"
+    out = build_agent(bundled_store, model).invoke({"question": question})
     ans = out["answer"]
     assert not ans["answered"] and "generous" not in ans["text"]
     assert ans["insufficient"] and ans["extras"]["model_draft_unsupported"] is True
