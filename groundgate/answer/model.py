@@ -21,6 +21,8 @@ class Citation(_Model):
     kind: str = ""
     supplied_by: str | None = None
     """The register entry that supplied this source when the run did not retrieve it."""
+    superseded_by: tuple[str, ...] = ()
+    """Documents that declare they supersede this source (``supersedes:`` in their front matter)."""
 
 
 class Claim(_Model):

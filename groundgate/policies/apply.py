@@ -24,6 +24,7 @@ from groundgate.policies.disagreement import find_disagreements
 from groundgate.policies.grounding import evidence_from
 from groundgate.policies.invariants import InvariantVerdict, Register, RunTrace, Violation, applicable, check
 from groundgate.policies.policyset import PolicySet
+from groundgate.policies.supersession import successors, superseded_note
 
 __all__ = ["UNSUPPORTED_DRAFT", "apply_policies"]
 
@@ -94,6 +95,7 @@ class _Sources:
         self._store = store
         self._titles = evidence_from(envelopes).titles
         self._docs: dict[str, Document | None] = {}
+        self._newer: dict[str, tuple[Document, ...]] = {}
 
     def doc(self, sid: str) -> Document | None:
         if sid not in self._docs:
@@ -106,6 +108,14 @@ class _Sources:
     def title(self, sid: str) -> str:
         doc = self.doc(sid)
         return self._titles.get(sid) or (doc.title if doc else "")
+
+    def newer(self, sid: str) -> tuple[Document, ...]:
+        if sid not in self._newer:
+            try:
+                self._newer[sid] = successors(self._store, [sid]).get(sid, ())
+            except StoreError:
+                self._newer[sid] = ()
+        return self._newer[sid]
 
 
 def _compose(
@@ -132,9 +142,10 @@ def _compose(
     citations = []
     for sid in cited:
         doc = sources.doc(sid)
+        newer = tuple(d.id for d in sources.newer(sid)) if policies.honesty else ()
         citations.append(Citation(
             source_id=sid, title=sources.title(sid), kind=doc.kind if doc else "",
-            supplied_by=supplied.get(sid),
+            supplied_by=supplied.get(sid), superseded_by=newer,
         ))
     parts = [_presentation(p) for p in contested]
     if not answered:
@@ -146,6 +157,10 @@ def _compose(
             parts.append("What they do say:")
         parts.append(" ".join(_render(c) for c in kept))
     parts.extend(_aside_note(p) for p in asides)
+    superseded = [superseded_note(c.source_id, c.title, sources.newer(c.source_id))
+                  for c in citations if c.superseded_by]
+    if superseded:
+        parts.append("\n".join(superseded))
     if notes and (policies.honesty or not answered):
         parts.append("What I cannot say: " + "; ".join(notes))
     return draft.model_copy(update={
