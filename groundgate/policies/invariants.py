@@ -290,11 +290,39 @@ def _verdict_rests_on(entry: Contradiction, trace: RunTrace, names: Sequence[str
     return any(_states_the_point(entry, passage, names) for passage in about)
 
 
-def bears_on_question(entry: Contradiction, trace: RunTrace, names: Sequence[str], threshold: float) -> bool:
-    """Whether the question turns on the entry: its topic or axis, or (yes/no) a passage stating its point."""
+def _verdict_turns_on(entry: Contradiction, question: str, said: Sequence[str]) -> bool:
+    """A yes/no question's verdict, as the answer gives it, turns on the entry.
+
+    It does when a sentence about the question speaks to what the positions argue over
+    ("... so no written approval was needed"), names the entry, or has its owner rule on it.
+    """
+    asked = content_terms(question)
+    axis = disputed_axis(entry)
+    owner = [entry.owner] if entry.owner else []
+    for sentence in said:
+        if coverage(asked, sentence) < QUESTION_FIT:
+            continue
+        if axis & _term_stems(sentence) or _about(sentence, entry, ()):
+            return True
+        if _names_in(owner, sentence) and (_SETTLED.search(sentence) or _PRECEDENCE.search(sentence)):
+            return True
+    return False
+
+
+def bears_on_question(
+    entry: Contradiction, trace: RunTrace, names: Sequence[str], threshold: float, said: Sequence[str] = ()
+) -> bool:
+    """Whether the question turns on the entry.
+
+    It does when the question covers the topic or asks about the axis, or, for a yes/no
+    question, when a passage the answer rests on states the point or the answer's verdict
+    turns on it.
+    """
     if _question_bears(entry, trace.question, threshold):
         return True
-    return asks_for_verdict(trace.question) and _verdict_rests_on(entry, trace, names)
+    return asks_for_verdict(trace.question) and (
+        _verdict_rests_on(entry, trace, names) or _verdict_turns_on(entry, trace.question, said)
+    )
 
 
 _DISPUTE_TALK = re.compile(
@@ -309,6 +337,14 @@ _SETTLED = re.compile(
     r"final (?:decision|ruling|word|answer)|ruled|ruling|binding|agreed|confirmed|upheld)\b", re.I,
 )
 """Words that say a question has been decided."""
+_PRECEDENCE = re.compile(
+    r"\b(?:only|sole) (?:current|valid|applicable|binding|relevant) "
+    r"(?:rule|source|document|guidance|position)"
+    r"|\bno longer (?:applies|apply|in force|valid|current|relevant)|\b(?:takes?|has|have) precedence"
+    r"|\bprevails?\b|\boverrides?\b|\bsupersedes?\b|\b(?:is|are) (?:the )?(?:authoritative|binding)\b"
+    r"|\bhas been (?:replaced|superseded|withdrawn|retired)", re.I,
+)
+"""Words that settle a disagreement by ranking its sources ("CHG-04 is the only current rule")."""
 _SETTLED_WHAT = re.compile(
     r"\b(?:matter|question|issue|point|debate|dispute|disagreement|positions?|register|committee|board)\b"
     r"|^\W*(?:it|this|that|these|they|which)\b", re.I,
@@ -363,7 +399,7 @@ def applicable(
     for entry in register.open:
         names = register.names_of(entry)
         topic = content_terms(entry.topic)
-        if bears_on_question(entry, trace, names, threshold):
+        if bears_on_question(entry, trace, names, threshold, said):
             question.append(entry)
         elif (topic and coverage(topic, together) >= DRAFT_TOPIC) or any(
             _about(s, entry, names) for s in said
@@ -398,6 +434,9 @@ def _verdict(sentence: str, question: str, entry: Contradiction) -> str | None:
     if asked and coverage(asked, sentence) >= VERDICT_RESTATED:
         return "it restates what the yes/no question asks"
     own = content_terms(sentence)
+    asked_all = content_terms(question)
+    if coverage(asked_all, sentence) >= VERDICT_RESTATED and coverage(own, question) >= VERDICT_RESTATED:
+        return "it restates the yes/no question's proposition"  # and says little else: an answer to it
     if not own or all(term_covered(t, stems(question) | topic) for t in own):
         return "it only echoes the yes/no question"
     return None
@@ -479,6 +518,8 @@ def _takes_side(
     owner = [entry.owner] if entry.owner else []
     if _SETTLED.search(text) and (_SETTLED_WHAT.search(text) or _names_in(owner, text)):
         return "it says the question is settled, which the register does not"
+    if _PRECEDENCE.search(text):
+        return "it ranks one source over another, which settles what the register leaves open"
     if asks_for_verdict(question) and (why := _verdict(text, question, entry)):
         return why
     own = _term_stems(text)
@@ -493,8 +534,8 @@ def _takes_side(
 
 
 _REGISTER_TALK = re.compile(
-    r"\b(?:(?:contradiction |disagreement )?register|the gate|this gate|policy layer|"
-    r"(?:CTR|CTR-D)-[\w-]+)\b[^.]{0,80}?\b(?:out[- ]of[- ]date|outdated|obsolete|stale|wrong|incorrect|"
+    r"\b(?:(?:contradiction |disagreement )?register|the gate|this gate|policy layer)\b[^.]{0,80}?"
+    r"\b(?:out[- ]of[- ]date|outdated|obsolete|stale|wrong|incorrect|"
     r"updated?|changed?|closed|resolved|disabled|off|does not apply|no longer|superseded|replaced|ignored?)\b"
     r"|\b(?:update|change|correct|overwrite|ignore|disable)\b[^.]{0,40}\b(?:register|gate)\b", re.I,
 )
