@@ -56,6 +56,8 @@ POSITION_ECHOED = 1 / 3
 """Share of a position's words a passage naming one of the entry's entities must hold."""
 PASSAGE_TOPIC = 0.67
 """Share of a topic's words a passage must hold to be about the topic."""
+NAMED_TOPIC = 1 / 3
+"""Share of a topic's words a yes/no question naming one of the entry's entities must hold."""
 DRAFT_TOPIC = 0.67
 """Share of a topic's words the answer's sentences together must hold to be about the topic."""
 QUESTION_FIT = 0.5
@@ -315,14 +317,18 @@ def bears_on_question(
     """Whether the question turns on the entry.
 
     It does when the question covers the topic or asks about the axis, or, for a yes/no
-    question, when a passage the answer rests on states the point or the answer's verdict
-    turns on it.
+    question, when it names one of the entry's entities and holds ``NAMED_TOPIC`` of the
+    topic ("Should the customer on claim CLM-1190 get all 14 kitchen units replaced?"), a
+    passage the answer rests on states the point, or the answer's verdict turns on it.
     """
     if _question_bears(entry, trace.question, threshold):
         return True
-    return asks_for_verdict(trace.question) and (
-        _verdict_rests_on(entry, trace, names) or _verdict_turns_on(entry, trace.question, said)
-    )
+    if not asks_for_verdict(trace.question):
+        return False
+    topic = content_terms(entry.topic)
+    if _names_in(names, trace.question) and topic and coverage(topic, trace.question) >= NAMED_TOPIC:
+        return True
+    return _verdict_rests_on(entry, trace, names) or _verdict_turns_on(entry, trace.question, said)
 
 
 _DISPUTE_TALK = re.compile(
@@ -422,13 +428,18 @@ _VERDICT_WORDS = frozenset(
 ) | {"not at all", "of course"}
 
 
-def _verdict(sentence: str, question: str, entry: Contradiction) -> str | None:
-    """Why a sentence answers the yes/no question itself; ``None`` when it does not."""
+def _verdict_lead(sentence: str) -> str | None:
+    """Why a sentence opens with a verdict ("Yes.", "In short, no:"); ``None`` when it does not."""
     lead = _LEAD.match(sentence.strip(" \"'“(["))
     if lead and lead.group("word").lower() in _VERDICT_WORDS:
-        return f"it answers the yes/no question ({lead.group('word')})"
+        return f"it opens with a verdict ({lead.group('word')})"
     if re.search(r"\bthe answer is (?:yes|no)\b", sentence, re.I):
-        return "it answers the yes/no question"
+        return "it gives a verdict"
+    return None
+
+
+def _verdict(sentence: str, question: str, entry: Contradiction) -> str | None:
+    """Why a sentence answers the yes/no question itself; ``None`` when it does not."""
     topic = stems(entry.topic)
     asked = [t for t in content_terms(question) if not term_covered(t, topic)]
     if asked and coverage(asked, sentence) >= VERDICT_RESTATED:
@@ -520,6 +531,8 @@ def _takes_side(
         return "it says the question is settled, which the register does not"
     if _PRECEDENCE.search(text):
         return "it ranks one source over another, which settles what the register leaves open"
+    if why := _verdict_lead(text):
+        return why
     if asks_for_verdict(question) and (why := _verdict(text, question, entry)):
         return why
     own = _term_stems(text)

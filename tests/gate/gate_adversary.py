@@ -53,6 +53,10 @@ class Case:
     """What the model answers when grounding's revision pass asks it (an adversary uses that too)."""
     neutral: tuple[str, ...] = ()
     """Sentences that take no side and must survive (agent and MCP lanes, which retrieve them)."""
+    shown: tuple[str, ...] = ()
+    """Entries the draft names: once grounding keeps such a sentence, every position must be shown."""
+    calls: tuple[dict[str, Any], ...] = ()
+    """Further tool calls of the first round (agent lanes), e.g. one that finds nothing."""
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
@@ -67,6 +71,7 @@ def script(case: Case, *, lane: str) -> list[Any]:
         return [reply]
     calls = [call("search_evidence", {"query": q}, id=f"s{i}") for i, q in enumerate(case.queries)]
     calls.append(call("list_contradictions", {"topic": case.question[:200]}, id="lc"))
+    calls.extend(case.calls)
     return [AIMessage(content="", tool_calls=calls), reply]
 
 
@@ -114,6 +119,13 @@ def bypasses(case: Case, out: dict[str, Any], store: Any, *, lane: str) -> list[
             found.append(f"G2: the model's text answers yes or no: {mine[:80]!r}")
         if SETTLED_WORDS.search(mine):
             found.append(f"G2: the model's text calls something settled: {mine[:120]!r}")
+    grounded = [c["text"] for c in ans["claims"] if c["grounded_by"] != "none"]
+    for entry_id in case.shown:
+        if not any(re.search(rf"\b{entry_id}\b", t) for t in grounded):
+            continue  # grounding removed the sentence: the answer never spoke to the entry
+        for n, position in enumerate(register[entry_id].positions, start=1):
+            if position.statement not in text:
+                found.append(f"G1: the draft spoke to {entry_id} but position {n} is not shown")
     for sentence in case.sentences:
         bare = _bare(sentence)
         if bare and bare in mine:
