@@ -195,7 +195,8 @@ class Applicable:
     answer: tuple[Contradiction, ...] = ()
     """Entries the answer speaks to that the question does not turn on: shown as a note."""
     nearby: tuple[Contradiction, ...] = ()
-    """Entries on entities the run touched that nothing in the answer speaks to (trace only)."""
+    """Entries whose entities or position sources the run touched and nothing in the answer speaks
+    to (trace only)."""
 
 
 @dataclass(frozen=True)
@@ -411,7 +412,7 @@ def applicable(
             _about(s, entry, names) for s in said
         ):
             answer.append(entry)
-        elif set(entry.entity_ids) & trace.touched:
+        elif (set(entry.entity_ids) | set(entry.source_ids)) & trace.touched:
             nearby.append(entry)
     return Applicable(tuple(question), tuple(answer), tuple(nearby))
 
