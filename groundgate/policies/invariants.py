@@ -421,8 +421,9 @@ def applicable(
 
 _LEAD = re.compile(
     r"^(?:(?:so|in short|in brief|overall|simply put|basically|short answer|the answer is|"
-    r"to answer your question|well)\s*[,:—–-]?\s*)*(?P<word>[a-z]+(?:\s(?:at\sall|course))?)\b", re.I,
+    r"to answer your question|well)\s*(?:[,:—–-]\s*)?)*(?P<word>[a-z]+(?:\s(?:at\sall|course))?)\b", re.I,
 )
+"""A sentence's opening word after fillers ("In short, yes"); each filler is read one way only."""
 _VERDICT_WORDS = frozenset(
     "yes no yeah yep nope correct incorrect true false right wrong indeed absolutely certainly "
     "definitely sure naturally affirmative negative".split()
