@@ -19,6 +19,10 @@ class Citation(_Model):
     source_id: str
     title: str = ""
     kind: str = ""
+    supplied_by: str | None = None
+    """The register entry that supplied this source when the run did not retrieve it."""
+    superseded_by: tuple[str, ...] = ()
+    """Documents that declare they supersede this source (``supersedes:`` in their front matter)."""
 
 
 class Claim(_Model):
@@ -68,6 +72,8 @@ class Answer(_Model):
     claims: tuple[Claim, ...] = ()
     citations: tuple[Citation, ...] = ()
     contested: tuple[ContestedPoint, ...] = ()
+    asides: tuple[ContestedPoint, ...] = ()
+    """Open entries the answer speaks to that the question does not turn on: shown as a note."""
     insufficient: tuple[str, ...] = ()
     """Everything the answer cannot say, and why."""
     bound_tripped: dict[str, Any] | None = None

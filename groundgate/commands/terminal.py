@@ -43,7 +43,9 @@ def print_answer(data: dict[str, Any], show_trace: bool) -> None:
         out.print()
         out.print(styled(("Sources", "bold")))
         for c in data["citations"]:
-            out.print(f"  {c['source_id']}  {c['title']}")
+            marks = [f"superseded by {', '.join(c['superseded_by'])}"] if c.get("superseded_by") else []
+            marks += [f"from the register, {c['supplied_by']}"] if c.get("supplied_by") else []
+            out.print(f"  {c['source_id']}  {c['title']}" + (f"  ({'; '.join(marks)})" if marks else ""))
     if data["bound_tripped"]:
         b = data["bound_tripped"]
         out.print()

@@ -6,12 +6,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from groundgate.answer.model import Answer, Citation
-from groundgate.errors import StoreError
+from groundgate.answer.model import Answer
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
 from groundgate.policies.apply import apply_policies
-from groundgate.policies.grounding import evidence_from
 
 __all__ = ["build_trace", "gate"]
 
@@ -38,29 +36,13 @@ def build_trace(state: AgentState, model_name: str, started_at: float | None) ->
 
 
 def gate(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Apply the policies; the draft cannot opt out of them."""
+    """Apply the policies; the draft cannot opt out of them. The trace records the gate's verdict."""
     ctx = runtime.context
-    envelopes = state.get("envelopes") or []
     draft = Answer.model_validate(state["draft"])
     final = apply_policies(
-        draft, question=state["question"], envelopes=envelopes, store=ctx.store,
+        draft, question=state["question"], envelopes=state.get("envelopes") or [], store=ctx.store,
         policies=ctx.policies,
     )
-    evidence = evidence_from(envelopes)
-    cited = dict.fromkeys(
-        [s for c in final.claims if c.status != "removed" for s in c.citations]
-        + [s for p in final.contested for pos in p.positions for s in pos.source_ids]
-    )
-    citations = []
-    for sid in cited:
-        try:
-            doc = ctx.store.get_document(sid)
-        except StoreError:
-            doc = None  # titles are a courtesy; an unreachable store must not end the run
-        title = evidence.titles.get(sid) or (doc.title if doc else "")
-        citations.append(Citation(source_id=sid, title=title, kind=doc.kind if doc else ""))
-    final = final.model_copy(update={"citations": tuple(citations)})
-    return {
-        "answer": final.model_dump(mode="json"),
-        "trace": build_trace(state, ctx.model_name, state.get("started_at")),
-    }
+    trace = build_trace(state, ctx.model_name, state.get("started_at"))
+    trace["invariants"] = final.extras.get("invariants")
+    return {"answer": final.model_dump(mode="json"), "trace": trace}

@@ -67,8 +67,12 @@ def _read_instead(draft: Answer, state: AgentState, ctx: Context, evidence: Evid
     extras = {**(draft.extras or {}), "draft_source": "extractive", "model_draft_unsupported": True}
     note = ("grounding: no sentence of the model's draft is supported by the retrieved passages; "
             "the answer is read from those passages instead")
+    # the model's removed sentences stay in the record (never shown), with the citations it invented
+    report = verdict.report.model_copy(update={"removed_citations": tuple(dict.fromkeys(
+        (*draft.grounding.removed_citations, *verdict.report.removed_citations)
+    ))}) if draft.grounding else verdict.report
     return replacement.model_copy(update={
-        "claims": verdict.claims, "grounding": verdict.report, "extras": extras,
+        "claims": (*verdict.claims, *draft.claims), "grounding": report, "extras": extras,
         "insufficient": (*replacement.insufficient, *(n for n in draft.insufficient
                                                       if n not in replacement.insufficient)),
         "policy_notes": (*draft.policy_notes, note),

@@ -1,49 +1,39 @@
-"""The one entry point every lane (agent, pipeline, MCP) uses to finish an answer."""
+"""The one entry point every lane (agent, pipeline, MCP) uses to finish an answer.
+
+It composes the grounded draft, asks `invariants.check` whether the answer keeps G1-G5,
+and acts on every violation the configured policies enforce: a missing presentation is
+added (G1), a sentence that takes a side, cites what the run never retrieved or speaks for
+the register is withheld (G2, G3, G5), a missing insufficient flag or bound is surfaced
+(G4). Then it checks again; an answer that still breaks an enforced invariant has every
+claim withheld (it fails closed). Both verdicts are in ``answer.extras["invariants"]``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from groundgate.answer.model import Answer, Claim, ContestedPoint
+from groundgate.answer.model import Answer, Citation, Claim, ContestedPoint
 from groundgate.errors import StoreError
 from groundgate.knowledge.ingest.chunking import chunk_document
+from groundgate.knowledge.model import Document
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, coverage, stems, term_covered
-from groundgate.policies.contradiction import (
-    ContradictionVerdict,
-    asks_for_verdict,
-    check_contradictions,
-    present,
-)
+from groundgate.knowledge.text import content_terms, coverage
+from groundgate.policies.contradiction import present
 from groundgate.policies.disagreement import find_disagreements
-from groundgate.policies.honesty import bound_note, lookup_note
+from groundgate.policies.grounding import evidence_from
+from groundgate.policies.invariants import InvariantVerdict, Register, RunTrace, Violation, applicable, check
 from groundgate.policies.policyset import PolicySet
+from groundgate.policies.supersession import successors, superseded_note
 
-__all__ = ["apply_policies", "touched_ids"]
+__all__ = ["UNSUPPORTED_DRAFT", "apply_policies"]
 
-
-_ENTITY_TOOLS = ("resolve_entity", "search_knowledge", "traverse", "timeline")
-
-
-def touched_ids(envelopes: Iterable[dict[str, Any]]) -> set[str]:
-    """Entity ids the run resolved, found or walked (not every passage it skimmed)."""
-    ids: set[str] = set()
-    for env in envelopes:
-        if env.get("error") or env["tool"] not in _ENTITY_TOOLS:
-            continue
-        if env["tool"] in ("traverse", "timeline"):
-            args = env.get("args") or {}
-            ids.add(str(args.get("entity_id", "")))
-        for item in env.get("results", ()):
-            if env["tool"] != "timeline":
-                ids.add(item["id"])
-    ids.discard("")
-    return ids
+UNSUPPORTED_DRAFT = "no sentence of the draft answer is supported by the sources the run retrieved"
+"""The insufficient note of an answer whose every drafted sentence was removed."""
 
 
-def _passages(claims: list[Claim], store: KnowledgeStore) -> list[str]:
-    """The passage each claim rests on (claims citing one document read it once)."""
+def _rests_on(claims: Sequence[Claim], store: KnowledgeStore) -> dict[str, str]:
+    """The passage each claim rests on: the chunk of its cited documents sharing most of its words."""
     chunks: dict[str, list[str]] = {}
 
     def of(source_id: str) -> list[str]:
@@ -52,11 +42,11 @@ def _passages(claims: list[Claim], store: KnowledgeStore) -> list[str]:
             chunks[source_id] = [f"{c.heading}\n{c.text}" for c in chunk_document(doc)] if doc else []
         return chunks[source_id]
 
-    return [_passage(claim, of) for claim in claims]
+    found = {c.text: _passage(c, of) for c in claims if c.status != "removed"}
+    return {text: passage for text, passage in found.items() if passage}
 
 
 def _passage(claim: Claim, chunks_of: Callable[[str], list[str]]) -> str:
-    """The passage a claim rests on: the chunk of its cited documents sharing most of its words."""
     terms = content_terms(claim.text)
     best, best_cover = "", 0.0
     for source_id in claim.citations:
@@ -69,10 +59,13 @@ def _passage(claim: Claim, chunks_of: Callable[[str], list[str]]) -> str:
 
 def _aside_note(point: ContestedPoint) -> str:
     owner = f"owner: {point.owner}" if point.owner else "no owner assigned"
-    return (
-        f"Not settled: {point.topic} is an open disagreement ({point.contradiction_id}; {owner}). "
-        "This answer does not depend on it and takes no side."
+    lines = [f"Not settled: {point.topic} is an open disagreement ({point.contradiction_id}; {owner})."]
+    lines.extend(
+        f"Position {n}: {p.statement} [{', '.join(p.source_ids)}]"
+        for n, p in enumerate(point.positions, start=1)
     )
+    lines.append("This answer does not depend on it and takes no side.")
+    return "\n".join(lines)
 
 
 def _presentation(point: ContestedPoint) -> str:
@@ -95,6 +88,148 @@ def _presentation(point: ContestedPoint) -> str:
     return "\n".join(lines)
 
 
+class _Sources:
+    """Titles, kinds and successors of cited sources, looked up once (a courtesy: never fatal)."""
+
+    def __init__(self, store: KnowledgeStore, envelopes: list[dict[str, Any]]) -> None:
+        self._store = store
+        self._titles = evidence_from(envelopes).titles
+        self._docs: dict[str, Document | None] = {}
+        self._newer: dict[str, tuple[Document, ...]] = {}
+
+    def doc(self, sid: str) -> Document | None:
+        if sid not in self._docs:
+            try:
+                self._docs[sid] = self._store.get_document(sid)
+            except StoreError:
+                self._docs[sid] = None  # titles are a courtesy; an unreachable store must not end the run
+        return self._docs[sid]
+
+    def title(self, sid: str) -> str:
+        doc = self.doc(sid)
+        return self._titles.get(sid) or (doc.title if doc else "")
+
+    def newer(self, sid: str) -> tuple[Document, ...]:
+        if sid not in self._newer:
+            try:
+                self._newer[sid] = successors(self._store, [sid]).get(sid, ())
+            except StoreError:
+                self._newer[sid] = ()
+        return self._newer[sid]
+
+
+def _compose(
+    draft: Answer, claims: Sequence[Claim], contested: Sequence[ContestedPoint],
+    asides: Sequence[ContestedPoint], insufficient: Sequence[str], *, trace: RunTrace,
+    sources: _Sources, policies: PolicySet,
+) -> Answer:
+    """The answer a user reads from its parts: presentations, kept claims, notes, citations."""
+    kept = [c for c in claims if c.status != "removed"]
+    notes = list(insufficient)
+    answered = (draft.answered and bool(kept)) or bool(contested)
+    if not answered and not notes:
+        # Every sentence of the draft went (unsupported, or withheld): say so, never a bare refusal.
+        notes.append(UNSUPPORTED_DRAFT)
+    supplied: dict[str, str] = {}
+    for point in (*contested, *asides):
+        for sid in (s for p in point.positions for s in p.source_ids):
+            if sid not in trace.retrieved and point.contradiction_id:
+                supplied.setdefault(sid, point.contradiction_id)
+    cited = dict.fromkeys(
+        [s for c in kept for s in c.citations]
+        + [s for p in (*contested, *asides) for pos in p.positions for s in pos.source_ids]
+    )
+    citations = []
+    for sid in cited:
+        doc = sources.doc(sid)
+        newer = tuple(d.id for d in sources.newer(sid)) if policies.honesty else ()
+        citations.append(Citation(
+            source_id=sid, title=sources.title(sid), kind=doc.kind if doc else "",
+            supplied_by=supplied.get(sid), superseded_by=newer,
+        ))
+    parts = [_presentation(p) for p in contested]
+    if not answered:
+        parts.append("The sources available do not answer this question.")
+    if kept:
+        if contested:
+            parts.append("What the sources do agree on:")
+        elif not answered:
+            parts.append("What they do say:")
+        parts.append(" ".join(_render(c) for c in kept))
+    parts.extend(_aside_note(p) for p in asides)
+    superseded = [superseded_note(c.source_id, c.title, sources.newer(c.source_id))
+                  for c in citations if c.superseded_by]
+    if superseded:
+        parts.append("\n".join(superseded))
+    # lookups that found nothing are said when the answer is missing; they stay in the record
+    shown = [n for n in notes if not answered or n not in trace.insufficient or n in trace.failures]
+    if shown and (policies.honesty or not answered):
+        parts.append("What I cannot say: " + "; ".join(shown))
+    return draft.model_copy(update={
+        "text": "\n\n".join(parts),
+        "claims": tuple(claims),
+        "citations": tuple(citations),
+        "contested": tuple(contested),
+        "asides": tuple(asides),
+        "insufficient": tuple(notes),
+        "answered": answered,
+    })
+
+
+def _enforced(violation: Violation, policies: PolicySet) -> bool:
+    """Whether the configured policies act on this violation (G3 always: grounding is never off)."""
+    if violation.invariant in ("G1", "G5"):
+        return policies.contradictions
+    if violation.invariant == "G2":
+        return policies.contradictions if violation.entry_id else policies.disagreement
+    if violation.invariant == "G4":
+        return policies.honesty
+    return True
+
+
+def _withheld(claim: Claim, why: str) -> Claim:
+    return claim.model_copy(update={"status": "removed", "note": f"withheld: {why}"})
+
+
+def _act(
+    verdict: InvariantVerdict, claims: list[Claim], contested: list[ContestedPoint],
+    asides: list[ContestedPoint], insufficient: list[str], register: Register, trace: RunTrace,
+    policies: PolicySet, notes: list[str],
+) -> None:
+    """Act on every enforced violation (in place): the gate's whole response to the verdict."""
+    for v in verdict.violations:
+        if not _enforced(v, policies):
+            continue
+        if v.invariant == "G1":
+            entry = register.entry(v.entry_id)
+            if entry is None:
+                continue
+            if v.applies_by == "question":
+                contested.append(present(entry))
+                notes.append(f"contradiction policy: presented every position of {entry.id}; "
+                             "the draft's choice, if any, was withheld")
+            else:
+                asides.append(present(entry))
+                notes.append(f"contradiction policy: the draft spoke to {entry.id}, which the question does "
+                             "not turn on; claims taking a side on it were withheld")
+        elif v.invariant == "G4" and v.sentence not in insufficient:
+            if v.sentence == trace.bound:
+                insufficient.insert(0, v.sentence)  # the bound first: it explains everything after it
+            else:
+                insufficient.append(v.sentence)
+        elif v.invariant in ("G2", "G3", "G5"):
+            for i, claim in enumerate(claims):
+                if claim.status == "removed" or claim.text != v.sentence:
+                    continue
+                if v.invariant == "G3":
+                    kept = tuple(s for s in claim.citations if s in trace.retrieved)
+                    claim = claim.model_copy(update={"citations": kept})
+                    uncited = not kept and claim.status != "flagged"
+                    claims[i] = _withheld(claim, f"G3: {v.reason}") if uncited else claim
+                else:
+                    claims[i] = _withheld(claim, f"{v.invariant}: {v.reason}")
+
+
 def apply_policies(
     draft: Answer,
     *,
@@ -105,152 +240,73 @@ def apply_policies(
 ) -> Answer:
     """Impose the configured policies on a grounded draft; the draft cannot opt out."""
     notes: list[str] = []
-    contested: list[ContestedPoint] = []
-    aside: list[ContestedPoint] = []  # open entries the draft spoke to, the question did not
     claims = list(draft.claims)
-    draft_text = " ".join(c.text for c in claims if c.status != "removed")
-    register_down: str | None = None
-    if policies.contradictions:
-        try:
-            passages = _passages([c for c in claims if c.status != "removed"], store)
-            verdict = check_contradictions(
-                store, question=question, draft=draft_text, touched=touched_ids(envelopes),
-                evidence=[p for p in passages if p], threshold=policies.topic_relevance,
-            )
-        except StoreError as exc:
+    contested: list[ContestedPoint] = []
+    asides: list[ContestedPoint] = []
+    insufficient = list(draft.insufficient)
+    sources = _Sources(store, envelopes)
+    register: Register | None = None
+    try:
+        register = Register.read(store)
+        rests_on = _rests_on(claims, store)
+    except StoreError as exc:
+        rests_on = {}
+        if not policies.contradictions:
+            register = Register(entries=())  # the policy is off: nothing of the register is checked
+        else:
             # Fail closed: an answer the gate could not check is not given as settled.
-            register_down = f"the contradiction register could not be checked ({exc})"
-            verdict = ContradictionVerdict(applies=(), nearby=())
-            claims = [
-                _withheld(c, "the register could not be checked")
-                if c.status != "removed" else c
-                for c in claims
-            ]
-            notes.append(f"contradiction policy: {register_down}; every claim was withheld")
-        contested.extend(present(entry) for entry in verdict.applies)
-        for entry in verdict.applies:
-            notes.append(
-                f"contradiction policy: presented every position of {entry.id}; "
-                "the draft's choice, if any, was withheld"
-            )
-        aside.extend(present(entry) for entry in verdict.mentioned)
-        for entry in verdict.mentioned:
-            notes.append(
-                f"contradiction policy: the draft spoke to {entry.id}, which the question does not "
-                "turn on; claims taking a side on it were withheld"
-            )
-        for entry in verdict.nearby:
-            notes.append(
-                f"contradiction policy: {entry.id} ({entry.topic}) touches this answer's entities "
-                "but does not bear on the question"
-            )
-    if policies.disagreement and not contested and register_down is None:
+            register = None
+            down = f"the contradiction register could not be checked ({exc})"
+            claims = [_withheld(c, "the register could not be checked") if c.status != "removed" else c
+                      for c in claims]
+            notes.append(f"contradiction policy: {down}; every claim was withheld")
+            insufficient.append(down)
+    trace = RunTrace.of(question, envelopes, bound_tripped=draft.bound_tripped, rests_on=rests_on)
+
+    def compose() -> Answer:
+        return _compose(draft, claims, contested, asides, insufficient, trace=trace, sources=sources,
+                        policies=policies)
+
+    if register is None:
+        if policies.honesty:
+            insufficient.extend(n for n in trace.insufficient if n not in insufficient)
+            if trace.bound and trace.bound not in insufficient:
+                insufficient.insert(0, trace.bound)
+        final = compose()
+        unchecked = {"checked": False, "reason": "the register could not be read"}
+        extras = {**draft.extras, "invariants": unchecked}
+        return final.model_copy(update={"policy_notes": (*draft.policy_notes, *notes), "extras": extras})
+
+    said = [c.text for c in claims if c.grounded_by != "none" or c.status == "flagged"]
+    applies = applicable(register, trace, said, threshold=policies.topic_relevance)
+    if policies.disagreement and not (policies.contradictions and applies.question):
         for point in find_disagreements(question, envelopes, store):
             contested.append(point)
-            notes.append(
-                "disagreement policy: the retrieved sources give different values "
-                "and no register entry covers it"
-            )
-    if contested or aside:
-        # The draft may have chosen a side; keep only what does not speak to the dispute.
-        # For a yes/no question, the draft's own verdict goes too (it depends on the point).
-        verdict_asked = asks_for_verdict(question)
-
-        def sides(claim: Claim) -> bool:
-            return any(_takes_side(claim.text, p) for p in aside) or any(
-                _takes_side(claim.text, p) or (verdict_asked and _gives_verdict(claim.text, question, p))
-                for p in contested
-            )
-
-        claims = [
-            _withheld(c, "it takes a side in an open disagreement")
-            if c.status != "removed" and sides(c)
-            else c
-            for c in claims
-        ]
-    insufficient = list(draft.insufficient)
-    if register_down:
-        insufficient.append(register_down)
-    lookups: list[str] = []  # what a tool looked for and did not find: said when the answer is missing
-    if policies.honesty:
-        for env in envelopes:
-            note = lookup_note(env)
-            if note and note not in insufficient:
-                (insufficient if env.get("error") else lookups).append(note)
-        note = bound_note(draft.bound_tripped)
-        if note and note not in insufficient:
-            insufficient.insert(0, note)
-    kept = [c for c in claims if c.status != "removed"]
-    answered = (draft.answered and bool(kept)) or bool(contested)
-    insufficient.extend(n for n in dict.fromkeys(lookups) if n not in insufficient)
-    if not answered and not insufficient:
-        # Every sentence of the draft went (unsupported, or withheld): say so, never a bare refusal.
-        insufficient.append(UNSUPPORTED_DRAFT)
-    shown = [n for n in insufficient if not answered or n not in lookups]
-    parts = [_presentation(p) for p in contested]
-    if not answered:
-        parts.append("The sources available do not answer this question.")
-    if kept:
-        if contested:
-            parts.append("What the sources do agree on:")
-        elif not answered:
-            parts.append("What they do say:")
-        parts.append(" ".join(_render(c) for c in kept))
-    parts.extend(_aside_note(p) for p in aside)
-    if shown and (policies.honesty or not answered):
-        parts.append("What I cannot say: " + "; ".join(shown))
-    return draft.model_copy(
-        update={
-            "text": "\n\n".join(parts),
-            "claims": tuple(claims),
-            "contested": tuple(contested),
-            "insufficient": tuple(insufficient),
-            "policy_notes": (*draft.policy_notes, *notes),
-            "answered": answered,
-        }
-    )
-
-
-UNSUPPORTED_DRAFT = "no sentence of the draft answer is supported by the sources the run retrieved"
-"""The insufficient note of an answer whose every drafted sentence was removed."""
-TOPIC_OVERLAP = 0.6
-"""Share of a contested topic's words a claim must contain to speak to the dispute."""
-POSITION_OVERLAP = 0.5
-"""Share of a position's words a claim must contain to restate that position."""
-VERDICT_RESTATED = 0.5
-"""Share of what a yes/no question asks beyond the contested topic that a claim must
-restate to count as the draft's answer to it."""
-
-
-def _takes_side(text: str, point: ContestedPoint) -> bool:
-    """Whether a claim speaks to the disputed point (its topic or any position)."""
-    topic_terms = content_terms(point.topic)
-    if topic_terms and coverage(topic_terms, text) >= TOPIC_OVERLAP:
-        return True
-    for position in point.positions:
-        terms = content_terms(position.statement)
-        if terms and coverage(terms, text) >= POSITION_OVERLAP:
-            return True
-    return False
-
-
-def _gives_verdict(text: str, question: str, point: ContestedPoint) -> bool:
-    """Whether a claim answers the yes/no question itself.
-
-    It does when it opens with yes or no, or restates what the question asks beyond the
-    contested topic ("the payment was outside the policy terms" for "Was the payment made
-    in line with the policy terms?").
-    """
-    first = text.split(maxsplit=1)[:1]
-    if first and first[0].lower().strip(",.;:!") in ("yes", "no"):
-        return True
-    topic = stems(point.topic)
-    asked = [t for t in content_terms(question) if not term_covered(t, topic)]
-    return bool(asked) and coverage(asked, text) >= VERDICT_RESTATED
-
-
-def _withheld(claim: Claim, why: str) -> Claim:
-    return claim.model_copy(update={"status": "removed", "note": f"withheld: {why}"})
+            notes.append("disagreement policy: the retrieved sources give different values "
+                         "and no register entry covers it")
+    if policies.contradictions:
+        notes.extend(
+            f"contradiction policy: {e.id} ({e.topic}) touches this answer's entities "
+            "but does not bear on the question" for e in applies.nearby
+        )
+    found = check(compose(), trace, register, topic_relevance=policies.topic_relevance)
+    _act(found, claims, contested, asides, insufficient, register, trace, policies, notes)
+    final = compose()
+    after = check(final, trace, register, topic_relevance=policies.topic_relevance)
+    left = [v for v in after.violations if _enforced(v, policies)]
+    if left:
+        # The gate could not bring the answer to keep its guarantee: nothing the draft said is shown.
+        claims = [_withheld(c, f"{left[0].invariant}: the answer could not keep its guarantee")
+                  if c.status != "removed" else c for c in claims]
+        notes.append(f"gate: {len(left)} violation(s) remained after acting on the verdict; "
+                     "every claim was withheld")
+        final = compose()
+        after = check(final, trace, register, topic_relevance=policies.topic_relevance)
+    extras = {**draft.extras, "invariants": {
+        "checked": True, "acted_on": [v.to_json() for v in found.violations if _enforced(v, policies)],
+        **after.to_json(),
+    }}
+    return final.model_copy(update={"policy_notes": (*draft.policy_notes, *notes), "extras": extras})
 
 
 def _render(claim: Claim) -> str:

@@ -1,9 +1,12 @@
 """Grounding: every claim maps to a source in the trace or a walked path, or it goes.
 
 One revision pass at most: a claim whose citation is missing or wrong but whose words
-are found in a retrieved passage is re-cited to that passage. With a chat model
-configured, what is still unsupported then goes to the model once (``nodes/revise.py``);
-its rewrites are checked here again, without a second revision.
+are found in a retrieved passage is re-cited to that passage, provided the passage also
+holds every name, id and value the claim states (a model's invented owner is not rescued
+by a passage about the same record) and carries no instructions addressed to the model
+(a planted document never rescues a claim). With a chat model configured, what is still
+unsupported then goes to the model once (``nodes/revise.py``); its rewrites are checked
+here again, without a second revision.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from groundgate.answer.model import Claim, GroundingReport
-from groundgate.knowledge.text import content_terms, coverage
+from groundgate.knowledge.text import content_terms, coverage, key_parts
+from groundgate.policies.invariants import carries_instructions
 
-__all__ = ["Evidence", "GroundingVerdict", "evidence_from", "ground_claims"]
+__all__ = ["Evidence", "GroundingVerdict", "evidence_from", "ground_claims", "own_names"]
 
 SUPPORT = 0.5
 """Share of a claim's content words that a source must contain to support it (and every
@@ -102,9 +106,56 @@ def _support(claim: str, text: str) -> float:
     return coverage(terms, text)
 
 
+_CODE = re.compile(r"(?<![\w-])(?=[A-Z][\w/-]*\d)[A-Z][A-Za-z0-9]*(?:[-_/][A-Za-z0-9]+)*")
+"""An identifier or code: CLM-1108, DR-021, INS-SYN-003, H3, UW-7."""
+_NAME = re.compile(r"[A-Z][\w&'.-]*(?:\s+(?:(?:of|and|for|the|&)\s+)?[A-Z][\w&'.-]*)*")
+"""A run of capitalised words: "Claims Technical Committee", "Organization A"."""
+_NOT_NAMES = frozenset(
+    "the a an this that these those it its their our his her i in on at by for of and or but if when "
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+
+
+def own_names(claim: str) -> list[str]:
+    """What a claim names and dates: capitalised names, ids and codes, ISO dates.
+
+    A lone capitalised word opening the sentence ("Trace-and-access costs ...") is not a
+    name; a leading article is dropped ("The Claims Technical Committee").
+    """
+    found = [m.group(0) for m in _CODE.finditer(claim)] + _ISO_DATE.findall(claim)
+    for match in _NAME.finditer(claim):
+        words = match.group(0).rstrip(".").split()
+        while words and words[0].lower() in _NOT_NAMES:
+            words = words[1:]
+        opening = not claim[: match.start()].strip(" \"'“‘([")
+        if not words or (opening and len(words) == 1 and words == match.group(0).split()):
+            continue
+        if all(w.lower() in _NOT_NAMES or _CODE.fullmatch(w) for w in words):
+            continue
+        found.extend(part for part in " ".join(words).split(" and ") if part)
+    return list(dict.fromkeys(found))
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(key_parts(text)) + " "
+
+
+def _names_held(claim: str, text: str) -> bool:
+    """Whether a passage holds every name, id and date the claim states (numbers: ``_support``)."""
+    words = _words(text)
+    return all(_words(name) in words for name in own_names(claim) if key_parts(name))
+
+
 def _best_source(claim: str, evidence: Evidence) -> tuple[str | None, float]:
+    """The passage to re-cite an unsupported claim to.
+
+    It holds the claim's words, names and values, and no instructions addressed to the model.
+    """
     best, score = None, 0.0
     for sid, text in sorted(evidence.texts.items()):
+        if not _names_held(claim, text) or carries_instructions(text):
+            continue
         value = _support(claim, text)
         if value > score:
             best, score = sid, value

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["bound_note", "insufficient_notes", "lookup_note"]
+__all__ = ["bound_note", "failure_notes", "insufficient_notes", "lookup_note"]
 
 _LOOKED_FOR = {
     "search_evidence": ("query", "no passage in the documents matches {!r}"),
@@ -62,6 +62,11 @@ def insufficient_notes(envelopes: Iterable[dict[str, Any]]) -> list[str]:
         if note:
             notes.setdefault(note, None)
     return list(notes)
+
+
+def failure_notes(envelopes: Iterable[dict[str, Any]]) -> list[str]:
+    """The notes of the failed tool calls alone."""
+    return [n for n in insufficient_notes(e for e in envelopes if e.get("error"))]
 
 
 def bound_note(bound: dict[str, Any] | None) -> str | None:

@@ -1,5 +1,5 @@
 from groundgate.knowledge.model import Contradiction, Position
-from groundgate.policies.contradiction import check_contradictions, disputed_axis
+from groundgate.policies.invariants import Register, RunTrace, applicable, disputed_axis
 
 
 def _entry():
@@ -25,12 +25,11 @@ def test_questions_about_the_axis_bear_on_the_entry(memory_store, mini_corpus):
     from groundgate.knowledge.ingest.pipeline import ingest
 
     ingest(memory_store, mini_corpus)
-    verdict = check_contradictions(
-        memory_store, question="Do e-books count towards the loan limit?", draft="", touched=[]
+    register = Register.read(memory_store)
+    verdict = applicable(register, RunTrace(question="Do e-books count towards the loan limit?"), [])
+    assert [e.id for e in verdict.question] == ["CTR-EB-1"]
+    plain = applicable(
+        register, RunTrace(question="What does the handbook say about renewals?",
+                           touched=frozenset({"concept:ebook-loans"})), [],
     )
-    assert [e.id for e in verdict.applies] == ["CTR-EB-1"]
-    plain = check_contradictions(
-        memory_store, question="What does the handbook say about renewals?", draft="",
-        touched=["concept:ebook-loans"],
-    )
-    assert plain.applies == () and [e.id for e in plain.nearby] == ["CTR-EB-1"]
+    assert plain.question == () and [e.id for e in plain.nearby] == ["CTR-EB-1"]

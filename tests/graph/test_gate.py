@@ -93,16 +93,20 @@ def test_policies_off_is_an_explicit_build_flag(bundled_store):
     assert not ans["contested"]
 
 
-def test_undisputed_claims_from_a_disputed_source_are_kept(bundled_store):
-    ans = _run(bundled_store, [_search("trace and access sub-limit"), answer(
+def test_undisputed_claims_are_kept_and_claims_resting_on_one_side_are_not(bundled_store):
+    # The sub-limit is in the policy wording only (position 2's source): the sources do not
+    # agree on it, so it is not listed under what they agree on; the glossary's definition is.
+    ans = _run(bundled_store, [_search("trace and access means the work needed sub-limit"), answer(
         "Trace-and-access costs are automatically included. [INS-SYN-012] "
-        "Trace-and-access costs are subject to a GBP 5,000 sub-limit per claim. [INS-SYN-003]")],
+        "Trace-and-access costs are subject to a GBP 5,000 sub-limit per claim. [INS-SYN-003] "
+        "Trace and access means the work needed to find the source of an escape of water. [INS-SYN-001]")],
         CONTESTED_Q)
     _assert_both_positions(ans)
     kept = [c["text"] for c in ans["claims"] if c["status"] == "grounded"]
-    assert any("5,000" in t for t in kept)
-    assert not any("automatically included" in t for t in kept)
-    assert "What the sources do agree on" in ans["text"]
+    assert any("means the work needed" in t for t in kept)
+    assert not any("automatically included" in t or "5,000" in t for t in kept)
+    agreed = ans["text"].split("What the sources do agree on:")[1]
+    assert "means the work needed" in agreed and "5,000" not in agreed
 
 
 def test_claims_cite_ids_with_spaces():

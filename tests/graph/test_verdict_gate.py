@@ -10,7 +10,7 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from groundgate.graph.build import build_agent
-from groundgate.policies.contradiction import asks_for_verdict
+from groundgate.policies.invariants import asks_for_verdict
 from groundgate.testing.fake import ScriptedChatModel, answer, call
 
 DOCS = {

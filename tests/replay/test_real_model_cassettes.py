@@ -74,8 +74,25 @@ def _retrieved(out):
     return {sid for s in out["trace"]["steps"] if s["kind"] == "tool" for sid in s.get("source_ids") or ()}
 
 
+STALE = {
+    ("C", "q04"): (
+        "needs re-recording with the live model: grounding no longer re-cites the invented owner "
+        "('Organization A') to DR-021's passage, so the run now asks the model's revision pass, "
+        "a request this cassette does not hold"
+    ),
+}
+"""Recordings made before a change that alters the requests a run makes; strict, so a
+re-recording that replays again fails here until its entry is removed."""
+
+
+def _cases():
+    for config, qid in CASES:
+        marks = [pytest.mark.xfail(reason=STALE[config, qid], strict=True)] if (config, qid) in STALE else []
+        yield pytest.param(config, qid, id=f"{config}-{qid}", marks=marks)
+
+
 @pytest.mark.block_network
-@pytest.mark.parametrize(("config", "qid"), CASES, ids=[f"{c}-{q}" for c, q in CASES])
+@pytest.mark.parametrize(("config", "qid"), list(_cases()))
 def test_real_model_run(config, qid, real_model, bundled_store, chat_model, record_mode, vcr_cassette_dir):
     path = Path(vcr_cassette_dir) / f"real_model_run[{config}-{qid}].yaml"
     recording = record_mode != "none"
