@@ -11,7 +11,7 @@ from groundgate.answer.claims import split_claims
 from groundgate.answer.model import Answer, Claim
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
-from groundgate.reading import INSUFFICIENT_MARK
+from groundgate.reading import INSUFFICIENT_MARK, Reading
 from groundgate.reading.transcript import read_transcript
 
 __all__ = ["INSUFFICIENT_MARK", "compose", "draft_answer", "model_failed_note", "with_trace_reason"]
@@ -67,12 +67,33 @@ MODEL_FOUND_NOTHING = "the model found no answer in what the tools returned"
 """The insufficient note of a model's INSUFFICIENT draft when the trace's reading gives no reason."""
 
 
-def with_trace_reason(draft: Answer, extractive: str) -> Answer:
-    """A model's INSUFFICIENT draft with the reason read from the trace instead of the model's words."""
+MODEL_REFUSED_NOTE = ("compose: the model found no answer, but the retrieved passages state one; "
+                      "the answer is read from them")
+"""The policy note of a model's INSUFFICIENT draft that the run's reader answered instead."""
+
+
+SETTLES_REFUSAL = 0.8
+"""A reading must cover this weighted share of the question's words to overrule a model's refusal."""
+
+
+def with_trace_reason(draft: Answer, reading: Reading) -> Answer:
+    """A model's INSUFFICIENT draft, settled by the run's reader of the same trace.
+
+    When the reader reads a close answer in the retrieved passages (its sentences cover at
+    least ``SETTLES_REFUSAL`` of the question's weighted words), that answer replaces the
+    refusal: a weak model refuses what it was handed. Otherwise the refusal stands, with the
+    reader's reason instead of the model's own words.
+    """
     if draft.answered:
         return draft
-    reason = draft_answer(extractive, bound_tripped=None, lane=draft.lane).insufficient
-    return draft.model_copy(update={"insufficient": reason or (MODEL_FOUND_NOTHING,)})
+    read = draft_answer(reading.text(), bound_tripped=draft.bound_tripped, lane=draft.lane)
+    if read.answered and read.claims and reading.score >= SETTLES_REFUSAL:
+        return read.model_copy(update={
+            "insufficient": (*read.insufficient, *draft.insufficient[1:]),
+            "policy_notes": (*draft.policy_notes, MODEL_REFUSED_NOTE),
+            "extras": {**draft.extras, "model_said_insufficient": True},
+        })
+    return draft.model_copy(update={"insufficient": read.insufficient or (MODEL_FOUND_NOTHING,)})
 
 
 def model_failed_note(error: dict[str, Any]) -> str:
@@ -87,24 +108,26 @@ def compose(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Draft the answer from the model's text, or extractively when it gave none.
 
     A model's text counts only when the run retrieved something: an answer drafted
-    without any tool result is never shown. The reason a model gives for INSUFFICIENT is
-    its own words, not a source's: the answer says why from the trace instead.
+    without any tool result is never shown. A model's INSUFFICIENT is settled by the run's
+    reader of the same trace: its answer, or its reason (never the model's own words).
     """
     model_text = _model_text(state)
     retrieved = any(e.get("results") for e in state.get("envelopes") or [])
     model_error = state.get("model_error")
 
 
-    def extractive() -> str:  # the run's reader reads any model's trace
-        return runtime.context.reader.read(read_transcript(state.get("messages") or [])).text()
+    def reading() -> Reading:  # the run's reader reads any model's trace
+        return runtime.context.reader.read(read_transcript(state.get("messages") or []))
 
     if model_text is not None and retrieved and not model_error:
         text, source = model_text, "model"
     else:
-        text, source = extractive(), "extractive"
+        text, source = reading().text(), "extractive"
     draft = draft_answer(text, bound_tripped=state.get("bound_tripped"), lane="agent")
     if source == "model" and not draft.answered:
-        draft = with_trace_reason(draft, extractive())
+        draft = with_trace_reason(draft, reading())
+        if draft.extras.get("model_said_insufficient"):
+            source = "extractive"
     if model_error:
         notes = (model_failed_note(model_error), *draft.insufficient)
         draft = draft.model_copy(update={"insufficient": notes})
@@ -115,6 +138,7 @@ def compose(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
                     f"{step['round']} were run (a round runs at most {capped['ran']})")
             draft = draft.model_copy(update={"insufficient": (*draft.insufficient, note)})
     extras: dict[str, Any] = {
+        **draft.extras,
         "draft_source": source, "draft_text": (model_text or text)[: MAX_ANSWER_CHARS * 2],
     }
     if model_error:

@@ -99,10 +99,13 @@ def answer(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[str,
             text, source = call.text, "model"
     draft = draft_answer(text, bound_tripped=bound_tripped, lane="pipeline")
     if source == "model" and not draft.answered:
-        draft = with_trace_reason(draft, ctx.reader.read(ranked_transcript(transcript, ranked)).text())
+        draft = with_trace_reason(draft, ctx.reader.read(ranked_transcript(transcript, ranked)))
+        if draft.extras.get("model_said_insufficient"):
+            source = "extractive"
     if failure and bound_tripped is None:
         draft = draft.model_copy(update={"insufficient": (model_failed_note(failure), *draft.insufficient)})
     extras = {
+        **draft.extras,
         "draft_source": source,
         "anchors": [a.id for a in transcript.anchors()],
         "draft_text": text,

@@ -39,7 +39,9 @@ class Reading:
         lines: The answer's sentences, each ending with the ids it came from. For an
             insufficient reading, what the sources do say about the subject.
         missing: What the sources do not state, in a person's words.
-        score: How well the best sentence answers what was asked, 0 to 1.
+        score: How well one sentence answers what was asked, 0 to 1: the best sentence's
+            weighted share of the question's words (one that states the kind of value asked
+            for, when a value is asked).
     """
 
     outcome: Outcome

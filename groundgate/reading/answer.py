@@ -136,7 +136,18 @@ def read(t: Transcript) -> Reading:
     lead = lead_for(q, chosen[0], env.weights) if chosen else None
     if lead:
         lines = _led(lines, chosen[0], lead)
-    return Reading("answered", tuple(lines), score=round(coverage_of(chosen, q.focus, env.weights), 3))
+    return Reading("answered", tuple(lines), score=_score(q, chosen, env.weights))
+
+
+def _score(q: Question, chosen: list[Scored], weights: dict[str, float]) -> float:
+    """How well one sentence answers: the best single sentence's weighted cover of the question.
+
+    For a question asking for a value or a name, only a sentence stating one counts.
+    """
+    wanted = q.asks in (*VALUE_KINDS, "name", "entity")
+    covers = [coverage_of([c], q.focus, weights) for c in chosen
+              if not wanted or typed(q, c.sentence.rendered)]
+    return round(max(covers, default=0.0), 3)
 
 
 def _led(lines: list[str], best: Scored, lead: str) -> list[str]:

@@ -226,3 +226,18 @@ def test_when_the_reader_finds_no_answer_either_the_refusal_gives_its_reason(bun
     ans = out["answer"]
     assert not ans["answered"] and "generous" not in ans["text"]
     assert ans["insufficient"] and ans["extras"]["model_draft_unsupported"] is True
+
+
+def test_a_model_that_refuses_what_it_was_handed_is_settled_by_the_reader(bundled_store):
+    # the local open model again: ten hits with the answer first, then "INSUFFICIENT"
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": Q.rstrip("?"), "top_k": 10})]),
+        answer("INSUFFICIENT: the passages do not say."),
+    ])
+    ans = build_agent(bundled_store, model).invoke({"question": Q})["answer"]
+    assert ans["answered"] and "GBP 1,000" in ans["text"] and "INS-SYN-028" in ans["text"]
+    assert ans["extras"]["model_said_insufficient"] is True and ans["extras"]["draft_source"] == "extractive"
+    assert any("the model found no answer" in n for n in ans["policy_notes"])
+    lane_a = ScriptedChatModel(script=[answer("INSUFFICIENT: the passages do not say.")])
+    piped = build_pipeline(bundled_store, lane_a).invoke({"question": Q})["answer"]
+    assert piped["answered"] and "GBP 1,000" in piped["text"]
