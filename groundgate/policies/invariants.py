@@ -680,7 +680,8 @@ def check(
     for note in (*([trace.bound] if trace.bound else []), *trace.insufficient):
         # a lookup that found nothing is said in the text when the answer is missing; a failure
         # or a bound always
-        surfaced = note in answer.text or (answer.answered and note not in trace.failures and note != trace.bound)
+        quiet = answer.answered and note not in trace.failures and note != trace.bound
+        surfaced = note in answer.text or quiet
         if note not in answer.insufficient or not surfaced:
             found.append(Violation("G4", note, "the answer does not surface this flag or bound"))
     return InvariantVerdict(violations=tuple(found), applicable=applies)
