@@ -329,7 +329,9 @@ def bears_on_question(
         return True
     if not asks_for_verdict(trace.question):
         return False
-    topic = content_terms(entry.topic)
+    # the topic beyond the entity's own name: naming the product is not asking about its charge time
+    named = {w for name in names for w in key_parts(name)}
+    topic = [t for t in content_terms(entry.topic) if not set(key_parts(t)) <= named]
     if _names_in(names, trace.question) and topic and coverage(topic, trace.question) >= NAMED_TOPIC:
         return True
     return _verdict_rests_on(entry, trace, names) or _verdict_turns_on(entry, trace.question, said)
