@@ -22,16 +22,31 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from groundgate.errors import ConfigError
+from groundgate.knowledge.port import KnowledgeStore
 from groundgate.settings import Settings
 
 if TYPE_CHECKING:
     from groundgate.knowledge.embed import Embedder
     from groundgate.knowledge.ingest.pipeline import IngestReport, Progress
-    from groundgate.knowledge.port import KnowledgeStore
 
 __all__ = [
-    "BACKENDS", "AzureBackend", "Backend", "EmbeddedBackend", "backend_names", "get_backend", "open_backend",
+    "BACKENDS",
+    "AzureBackend",
+    "Backend",
+    "EmbeddedBackend",
+    "OpenedStore",
+    "backend_names",
+    "get_backend",
+    "open_backend",
 ]
+
+
+class OpenedStore(KnowledgeStore, Protocol):
+    """A store a backend opened: the port, and ``close`` for whoever opened it."""
+
+    def close(self) -> None:
+        """Release the store's connections or clients."""
+        ...
 
 
 class Backend(Protocol):
@@ -47,7 +62,7 @@ class Backend(Protocol):
 
     def open(
         self, settings: Settings, *, embedder: Embedder | None, env: Mapping[str, str]
-    ) -> KnowledgeStore:
+    ) -> OpenedStore:
         """The store, read-only; the caller closes it.
 
         Raises:
@@ -79,7 +94,7 @@ class EmbeddedBackend:
 
     def open(
         self, settings: Settings, *, embedder: Embedder | None, env: Mapping[str, str]
-    ) -> KnowledgeStore:
+    ) -> OpenedStore:
         """``open_store`` on the settings' path (ingesting the bundled corpus on first use)."""
         from groundgate.knowledge.default import open_store
 
@@ -108,7 +123,7 @@ class AzureBackend:
 
     def open(
         self, settings: Settings, *, embedder: Embedder | None, env: Mapping[str, str]
-    ) -> KnowledgeStore:
+    ) -> OpenedStore:
         """A read-only view of the store; closing it closes the clients."""
         from groundgate.knowledge.azure.store import AzureStore
 
@@ -153,7 +168,7 @@ def get_backend(name: str) -> Backend:
 
 def open_backend(
     settings: Settings, *, embedder: Embedder | None = None, env: Mapping[str, str] | None = None
-) -> KnowledgeStore:
+) -> OpenedStore:
     """Open the store ``settings.backend`` names, read-only; the caller closes it.
 
     Args:
