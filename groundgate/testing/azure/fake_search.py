@@ -399,7 +399,7 @@ def FakeSearchTransport(service: FakeSearchService | None = None) -> Any:  # noq
 
     The transport keeps every request in ``.requests`` and the service in ``.service``.
     """
-    from groundgate.knowledge.azure.transports import HandlerTransport
+    from groundgate.testing.azure.transports import HandlerTransport
 
     backing = service or FakeSearchService()
 
@@ -447,7 +447,7 @@ def serve(
 
 
 def main(argv: Iterable[str] | None = None) -> None:
-    """``python -m groundgate.knowledge.azure.fake_search --port N``: serve the fake on localhost."""
+    """``python -m groundgate.testing.azure.fake_search --port N``: serve the fake on localhost."""
     import argparse
 
     parser = argparse.ArgumentParser(
