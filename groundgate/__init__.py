@@ -7,7 +7,7 @@ The names most programs need, importable from here::
     store = SQLiteStore.from_path(":memory:")
     store.setup()
     ingest(store, "corpus/")
-    agent = build_agent(store, make_chat_model("offline"))
+    agent = build_agent(store.read_only_view(), make_chat_model("offline"))
     agent.invoke({"question": "...", "as_of": None})
 
 Each name loads its module on first use, so ``import groundgate`` imports nothing else; the
