@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from groundgate.errors import ConfigError
 from groundgate.graph.build import build_agent
 from groundgate.graph.context import Bounds, ToolRunner
-from groundgate.knowledge.default import open_store
+from groundgate.knowledge.backends import open_backend
 from groundgate.knowledge.embed import make_embedder
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.models.factory import make_chat_model
@@ -124,8 +124,8 @@ def ask(
 
     ``deep`` makes ``auto`` go to the agent whatever lane A says; it means nothing to the
     agent modes and contradicts ``pipeline``. ``telemetry`` emits OpenTelemetry spans for the run.
-    ``store`` answers over a store the caller opened (and closes), e.g. the Azure backend;
-    otherwise ``settings`` name the embedded store.
+    ``store`` answers over a store the caller opened (and closes); otherwise the store
+    ``settings.backend`` names is opened (``knowledge.backends.open_backend``) and closed.
 
     Raises:
         ConfigError: An unknown mode, ``deep`` with ``pipeline``, or an empty question.
@@ -138,7 +138,7 @@ def ask(
     embedder = make_embedder(settings.embedder)
     opened = None
     if store is None:
-        opened = store = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
+        opened = store = open_backend(settings, embedder=embedder)
     try:
         # The run's wall clock bounds every model call; the HTTP timeout must not cut it shorter.
         model = make_chat_model(settings.model, env=os.environ, timeout_s=(bounds or Bounds()).wall_clock_s)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from groundgate.knowledge.default import open_store
+from groundgate.knowledge.backends import open_backend
 from groundgate.knowledge.embed import make_embedder
 from groundgate.knowledge.model import EvidenceHit
 from groundgate.knowledge.port import KnowledgeStore
@@ -39,9 +39,9 @@ def search_store(
 def search_documents(
     settings: Settings, query: str, *, top_k: int = 5, as_of: date | None = None
 ) -> list[EvidenceHit]:
-    """Search the configured store (the bundled corpus by default)."""
+    """Search the store ``settings`` name (the bundled corpus by default)."""
     embedder = make_embedder(settings.embedder)
-    store = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
+    store = open_backend(settings, embedder=embedder)
     try:
         vector = embedder.embed_query(query) if embedder else None
         return search_store(store, query, top_k=top_k, as_of=as_of, query_vector=vector)

@@ -25,6 +25,8 @@ class Settings:
     """Embedder spec for ``make_embedder``; ``None`` is keyword search only."""
     cache_dir: Path = Path.home() / ".cache" / "groundgate"
     """Where the bundled corpus's store is cached."""
+    backend: str = "embedded"
+    """Which backend ``knowledge.backends.open_backend`` opens: ``embedded`` (SQLite) or ``azure``."""
 
     @classmethod
     def from_env(cls) -> Settings:

@@ -110,13 +110,13 @@ start_cosmos() {
 start_search() {
   local pidfile="$CACHE/search.pid"
   if alive "$pidfile" && port_open "$SEARCH_PORT"; then return 0; fi
-  if [ -z "$PYTHON" ] || ! "$PYTHON" -c "import groundgate.knowledge.azure.fake_search" >/dev/null 2>&1; then
+  if [ -z "$PYTHON" ] || ! "$PYTHON" -c "import groundgate.testing.azure.fake_search" >/dev/null 2>&1; then
     note search "missing: groundgate is not importable by ${PYTHON:-python} (pip install -e '.[dev]')"; return 1
   fi
   if port_open "$SEARCH_PORT"; then
     note search "missing: port $SEARCH_PORT is taken by another process (set GROUNDGATE_LOCAL_SEARCH_PORT)"; return 1
   fi
-  nohup "$PYTHON" -m groundgate.knowledge.azure.fake_search --host "$HOST" --port "$SEARCH_PORT" \
+  nohup "$PYTHON" -m groundgate.testing.azure.fake_search --host "$HOST" --port "$SEARCH_PORT" \
     >"$CACHE/search.log" 2>&1 </dev/null &
   echo $! >"$pidfile"
 }

@@ -4,6 +4,8 @@ The server is a development tool (``pip install -e '.[server]'``), never a runti
 dependency: this module only builds the graph. Settings come from the same variables as the
 CLI (``GROUNDGATE_STORE``, ``GROUNDGATE_MODEL``, ``GROUNDGATE_EMBEDDER``, ``GROUNDGATE_CACHE``,
 and ``GROUNDGATE_TELEMETRY`` for spans), read when the server first builds the graph.
+``GROUNDGATE_BACKEND`` picks the backend as ``--backend`` does on the command line
+(``embedded`` by default; ``azure`` reads ``GROUNDGATE_AZURE_*``).
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+from dataclasses import replace
 
 from langgraph.graph.state import CompiledStateGraph
 
 from groundgate.graph.build import build_agent
-from groundgate.knowledge.default import open_store
+from groundgate.knowledge.backends import open_backend
 from groundgate.knowledge.embed import make_embedder
 from groundgate.models.factory import make_chat_model
 from groundgate.settings import Settings
@@ -34,10 +37,10 @@ async def make_graph() -> CompiledStateGraph:
 
 @functools.lru_cache(maxsize=1)
 def build_server_agent() -> CompiledStateGraph:
-    """The agent over the configured store (the bundled corpus by default) and model (offline)."""
-    settings = Settings.from_env()
+    """The agent over the configured backend and store (the bundled corpus by default) and model (offline)."""
+    settings = replace(Settings.from_env(), backend=os.environ.get("GROUNDGATE_BACKEND", "embedded"))
     embedder = make_embedder(settings.embedder)
-    store = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
+    store = open_backend(settings, embedder=embedder)
     telemetry = None
     exporter = os.environ.get("GROUNDGATE_TELEMETRY", "none")
     if exporter != "none":

@@ -5,4 +5,5 @@
 - ``fixtures``: pytest fixtures (``pytest_plugins = ["groundgate.testing.fixtures"]``).
 - ``cassettes``: strict, scrubbed VCR cassettes around any graph run, and a secret scanner.
 - ``conformance``: the suite every ``KnowledgeStore`` backend must pass.
+- ``azure``: a fake Azure AI Search and ``azure.core`` fault transports, for the Azure backend's tests.
 """

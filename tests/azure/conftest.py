@@ -19,7 +19,7 @@ pytest.importorskip("azure.cosmos", reason="the 'azure' extra is not installed (
 pytest.importorskip("gremlin_python", reason="gremlinpython is not installed (pip install -e '.[dev]')")
 
 from groundgate.knowledge.azure import AzureSettings, AzureStore, RetrySettings  # noqa: E402
-from groundgate.knowledge.azure.fake_search import FakeSearchTransport  # noqa: E402
+from groundgate.testing.azure.fake_search import FakeSearchTransport  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 START = "bash scripts/local-backends.sh start"

@@ -15,8 +15,8 @@ from conftest import FAST_RETRY, local_env, require
 from groundgate.errors import StoreError
 from groundgate.knowledge.azure import AzureSettings
 from groundgate.knowledge.azure.cosmos import CosmosRecords, cosmos_id
-from groundgate.knowledge.azure.transports import Fault, FaultTransport
 from groundgate.knowledge.model import Entity
+from groundgate.testing.azure.transports import Fault, FaultTransport
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ from conftest import FAST_RETRY
 from groundgate.graph.build import build_agent
 from groundgate.graph.context import Bounds
 from groundgate.knowledge.azure import AzureSettings, AzureStore
-from groundgate.knowledge.azure.transports import HandlerTransport
 from groundgate.knowledge.port import IngestBatch
 from groundgate.models.offline import OfflinePlanner
+from groundgate.testing.azure.transports import HandlerTransport
 from groundgate.tools.base import ToolDeps
 from groundgate.tools.registry import execute
 

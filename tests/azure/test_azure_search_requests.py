@@ -17,8 +17,8 @@ pytest.importorskip("azure.search.documents", reason="the 'azure' extra is not i
 from groundgate.errors import ConfigError, StoreError  # noqa: E402
 from groundgate.knowledge.azure import AzureSettings, RetrySettings  # noqa: E402
 from groundgate.knowledge.azure.search import SearchAdapter  # noqa: E402
-from groundgate.knowledge.azure.transports import HandlerTransport  # noqa: E402
 from groundgate.knowledge.model import Chunk, Document, Entity  # noqa: E402
+from groundgate.testing.azure.transports import HandlerTransport  # noqa: E402
 
 ENDPOINT = "https://contoso.search.windows.net"
 

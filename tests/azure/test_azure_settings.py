@@ -41,7 +41,7 @@ def test_missing_endpoints_and_bad_numbers_are_config_errors_naming_the_variable
 def test_importing_the_backend_imports_no_sdk_and_reads_no_environment():
     code = (
         "import sys, os; os.environ.clear(); "
-        "import groundgate.knowledge.azure, groundgate.commands.azure_cmd;"
+        "import groundgate.knowledge.azure, groundgate.cli.azure;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('azure', 'gremlin_python')))"
     )
     out = subprocess.run(

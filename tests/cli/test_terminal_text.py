@@ -74,7 +74,7 @@ def test_a_tool_error_with_a_closing_tag_prints_in_the_trace(leave_store, capsys
     step = next(s for s in run["trace"]["steps"] if s["kind"] == "tool")
     step["error"] = "get_source failed: no source [/x] [annual-leave]"
 
-    from groundgate.commands.terminal import print_answer
+    from groundgate.cli.terminal import print_answer
 
     print_answer(run, show_trace=True)
     printed = capsys.readouterr().out

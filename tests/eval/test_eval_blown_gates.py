@@ -28,7 +28,7 @@ def test_the_blown_gates_line_names_the_runs_and_that_their_policies_were_off(ti
 
 
 def test_blown_gates_with_policies_on_are_named_first():
-    from groundgate.commands.eval_cmd import _blown_gates
+    from groundgate.cli.eval import _blown_gates
 
     gates = [{"key": "A/off/offline", "policies": "off"}, {"key": "C/on/offline", "policies": "on"},
              {"key": "A/off/offline", "policies": "off"}]

@@ -129,7 +129,7 @@ def test_errors_come_back_as_openai_errors(server):
 
 def test_the_cli_command_serves_until_stopped(monkeypatch, capsys):
     import groundgate.serve
-    from groundgate.commands.serve_cmd import serve_model
+    from groundgate.cli.serve_model import serve_model
 
     started = []
 

@@ -6,8 +6,7 @@ from typing import Annotated
 
 import typer
 
-from groundgate.cli import app, err, out
-from groundgate.commands.terminal import error
+from groundgate.cli.terminal import err, error, out
 
 __all__ = ["serve_model"]
 
@@ -16,7 +15,6 @@ def _log(line: str) -> None:
     err.print(line)
 
 
-@app.command("serve-model")
 def serve_model(
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free one).")] = 8000,
     host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",

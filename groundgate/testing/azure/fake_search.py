@@ -26,12 +26,12 @@ import math
 import re
 import threading
 from collections.abc import Iterable
-from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from groundgate.knowledge.text import STOPWORDS, stem
+from groundgate.testing.azure.odata import InvalidFilter, parse_filter
 
 __all__ = ["FakeSearchService", "FakeSearchTransport", "serve"]
 
@@ -154,7 +154,10 @@ class FakeSearchService:
         fields = {f["name"]: f for f in definition.get("fields", [])}
         candidates = list(self.records[name].values())
         if body.get("filter"):
-            predicate = _parse_filter(body["filter"], fields)
+            try:
+                predicate = parse_filter(body["filter"], fields)
+            except InvalidFilter as exc:
+                raise _Error(400, str(exc)) from None
             candidates = [r for r in candidates if predicate(r)]
         top = int(body.get("top") or 50)
         text = body.get("search")
@@ -278,119 +281,6 @@ def _knn(records: list[dict[str, Any]], query: dict[str, Any]) -> list[tuple[dic
     return scored[: int(query.get("k") or 50)]
 
 
-# ---- OData filters ---------------------------------------------------------------------
-
-_FILTER_TOKEN = re.compile(
-    r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<dt>\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:\d{2}))"
-    r"|(?P<num>-?\d+(?:\.\d+)?)|(?P<op>\(|\)|,)|(?P<word>[A-Za-z_][A-Za-z0-9_./]*))"
-)
-
-
-def _tokens(text: str) -> list[tuple[str, Any]]:
-    out: list[tuple[str, Any]] = []
-    pos = 0
-    while pos < len(text):
-        if text[pos:].strip() == "":
-            break
-        match = _FILTER_TOKEN.match(text, pos)
-        if not match or match.end() == pos:
-            raise _Error(400, f"Invalid expression: syntax error at position {pos} in '{text}'.")
-        pos = match.end()
-        kind = match.lastgroup or ""
-        raw = match.group(kind)
-        if kind == "str":
-            out.append(("value", raw[1:-1].replace("''", "'")))
-        elif kind == "dt":
-            out.append(("value", datetime.fromisoformat(raw.replace("Z", "+00:00"))))
-        elif kind == "num":
-            out.append(("value", float(raw)))
-        elif kind == "word" and raw in ("null", "true", "false"):
-            out.append(("value", {"null": None, "true": True, "false": False}[raw]))
-        else:
-            out.append((kind, raw))
-    return out
-
-
-def _parse_filter(text: str, fields: dict[str, Any]) -> Any:
-    tokens = _tokens(text)
-    pos = 0
-
-    def peek() -> tuple[str, Any] | None:
-        return tokens[pos] if pos < len(tokens) else None
-
-    def take() -> tuple[str, Any]:
-        nonlocal pos
-        if pos >= len(tokens):
-            raise _Error(400, f"Invalid expression: unexpected end of '{text}'.")
-        pos += 1
-        return tokens[pos - 1]
-
-    def expression() -> Any:
-        left = conjunction()
-        while peek() == ("word", "or"):
-            take()
-            right = conjunction()
-            left = (lambda a, b: lambda r: a(r) or b(r))(left, right)
-        return left
-
-    def conjunction() -> Any:
-        left = unary()
-        while peek() == ("word", "and"):
-            take()
-            right = unary()
-            left = (lambda a, b: lambda r: a(r) and b(r))(left, right)
-        return left
-
-    def unary() -> Any:
-        if peek() == ("word", "not"):
-            take()
-            inner = unary()
-            return lambda r: not inner(r)
-        if peek() == ("op", "("):
-            take()
-            inner = expression()
-            if take() != ("op", ")"):
-                raise _Error(400, f"Invalid expression: ')' expected in '{text}'.")
-            return inner
-        return comparison()
-
-    def comparison() -> Any:
-        kind, field = take()
-        if kind != "word" or field not in fields:
-            raise _Error(400, f"Invalid expression: could not find a property named '{field}'.")
-        if not fields[field].get("filterable"):
-            raise _Error(400, f"Invalid expression: '{field}' is not a filterable field.")
-        op_kind, op = take()
-        value_kind, value = take()
-        if op_kind != "word" or op not in ("eq", "ne", "lt", "le", "gt", "ge") or value_kind != "value":
-            raise _Error(400, f"Invalid expression near '{field} {op}' in '{text}'.")
-        return lambda r: _compare(_field_value(r.get(field)), op, value)
-
-    predicate = expression()
-    if pos != len(tokens):
-        raise _Error(400, f"Invalid expression: unexpected '{tokens[pos][1]}' in '{text}'.")
-    return predicate
-
-
-def _field_value(value: Any) -> Any:
-    if isinstance(value, str) and re.match(r"^\d{4}-\d{2}-\d{2}T", value):
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    return value
-
-
-def _compare(left: Any, op: str, right: Any) -> bool:
-    if op == "eq":
-        return bool(left == right)
-    if op == "ne":
-        return bool(left != right)
-    if left is None or right is None:
-        return False
-    try:
-        return {"lt": left < right, "le": left <= right, "gt": left > right, "ge": left >= right}[op]
-    except TypeError:
-        return False
-
-
 # ---- transports ------------------------------------------------------------------------
 
 
@@ -399,7 +289,7 @@ def FakeSearchTransport(service: FakeSearchService | None = None) -> Any:  # noq
 
     The transport keeps every request in ``.requests`` and the service in ``.service``.
     """
-    from groundgate.knowledge.azure.transports import HandlerTransport
+    from groundgate.testing.azure.transports import HandlerTransport
 
     backing = service or FakeSearchService()
 
@@ -447,7 +337,7 @@ def serve(
 
 
 def main(argv: Iterable[str] | None = None) -> None:
-    """``python -m groundgate.knowledge.azure.fake_search --port N``: serve the fake on localhost."""
+    """``python -m groundgate.testing.azure.fake_search --port N``: serve the fake on localhost."""
     import argparse
 
     parser = argparse.ArgumentParser(

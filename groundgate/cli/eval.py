@@ -13,8 +13,8 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from groundgate.cli import _fail, app, err, out
-from groundgate.commands.terminal import styled
+from groundgate.cli.common import BOUNDS, fail
+from groundgate.cli.terminal import err, out, styled
 from groundgate.errors import ConfigError, GroundgateError
 from groundgate.settings import Settings
 
@@ -40,7 +40,6 @@ def _store_and_questions(
         yield store, questions, str(dataset)
 
 
-@app.command("eval")
 def eval_command(
     dataset: Annotated[Path | None, typer.Option(
         "--dataset", help="A folder with corpus/ and questions.jsonl (default: the bundled golden set).",
@@ -57,7 +56,7 @@ def eval_command(
     )] = Path("groundgate-eval"),
     timeout: Annotated[float, typer.Option(
         "--timeout", min=0.1, help="Wall-clock bound of each run, seconds (a slow local model needs more).",
-    )] = 60.0,
+    )] = BOUNDS.wall_clock_s,
     split: Annotated[str, typer.Option(
         "--split", help="dev (tune on it), test (report it) or all.",
     )] = "all",
@@ -100,7 +99,7 @@ def eval_command(
         summary = summarise(rows, dataset=label)
         files = write_report(out_dir, rows, summary)
     except GroundgateError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     elapsed = time.perf_counter() - started
     out.print(f"evaluated {summary['questions']} questions × {len(summary['runs'])} runs in {elapsed:.1f} s")
     for run in summary["runs"]:

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["err", "error", "out", "print_answer", "styled", "tool_table"]
+__all__ = ["err", "error", "out", "print_answer", "print_hits", "styled", "tool_table"]
 
 out = Console(highlight=False, soft_wrap=True, markup=False, emoji=False)
 """Standard output: answers, tables, summaries."""
@@ -34,6 +34,18 @@ def styled(*parts: str | tuple[str, str]) -> Text:
 def error(message: str) -> None:
     """Print ``error: message`` on standard error, the message exactly as given."""
     err.print(styled(("error:", "bold red"), " ", message))
+
+
+def print_hits(hits: list[Any], *, as_json: bool) -> None:
+    """One ``[0.87] Title (kind) ID`` line per hit, best first, or the hits as JSON."""
+    if as_json:
+        out.print_json(json.dumps([h.model_dump(mode="json") for h in hits]))
+        return
+    if not hits:
+        out.print("No articles matched.")
+        return
+    for hit in hits:
+        out.print(f"[{hit.score:.2f}] {hit.title} ({hit.kind}) {hit.doc_id}")
 
 
 def print_answer(data: dict[str, Any], show_trace: bool) -> None:

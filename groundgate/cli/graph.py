@@ -8,14 +8,12 @@ from typing import Annotated
 
 import typer
 
-from groundgate.cli import app, err
-from groundgate.commands.terminal import error
+from groundgate.cli.terminal import err, error
 from groundgate.errors import ConfigError
 
 __all__ = ["graph"]
 
 
-@app.command("graph")
 def graph(
     fmt: Annotated[str, typer.Option("--format", "-f", help="mermaid, ascii, svg or png.")] = "mermaid",
     xray: Annotated[bool, typer.Option("--xray", help="Expand subgraphs into their own nodes.")] = False,

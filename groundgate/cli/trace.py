@@ -9,8 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from groundgate.cli import app, out
-from groundgate.commands.terminal import error, styled, tool_table
+from groundgate.cli.terminal import error, out, styled, tool_table
 from groundgate.errors import ConfigError
 
 __all__ = ["show", "trace_app"]
@@ -18,7 +17,6 @@ __all__ = ["show", "trace_app"]
 trace_app = typer.Typer(
     help="Look at saved runs (`groundgate ask ... --json > run.json`).", no_args_is_help=True
 )
-app.add_typer(trace_app, name="trace")
 
 
 def _load(file: Path) -> dict[str, Any]:

@@ -8,13 +8,13 @@ from typing import Annotated
 
 import typer
 
-from groundgate.cli import StoreOpt, _fail, _settings, app, out
+from groundgate.cli.common import StoreOpt, fail, settings
+from groundgate.cli.terminal import out
 from groundgate.errors import GroundgateError
 
 __all__ = ["replay"]
 
 
-@app.command()
 def replay(
     run_file: Annotated[Path, typer.Argument(help="A run file written by `groundgate ask --save-run`.")],
     store: StoreOpt = None,
@@ -35,15 +35,15 @@ def replay(
         record = run["record"]
         target = store or (Path(record["store"]) if record.get("store") else None)
         if target is not None and not target.exists():
-            raise _fail(f"the store {target} does not exist; pass --store PATH")
+            raise fail(f"the store {target} does not exist; pass --store PATH")
         embedder = make_embedder(record.get("embedder"))
-        opened = open_store(target, cache_dir=_settings().cache_dir, embedder=embedder)
+        opened = open_store(target, cache_dir=settings().cache_dir, embedder=embedder)
         try:
             result = replay_run(run, opened, embedder=embedder)
         finally:
             opened.close()
     except GroundgateError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     if save_run is not None:
         write_run(save_run, result.replayed)
     diff = result.diff

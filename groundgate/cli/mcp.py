@@ -6,15 +6,13 @@ from typing import Annotated
 
 import typer
 
-from groundgate.cli import StoreOpt, _settings, err
-from groundgate.cli import app as cli_app
-from groundgate.commands.terminal import error
+from groundgate.cli.common import StoreOpt, settings
+from groundgate.cli.terminal import err, error
 from groundgate.errors import GroundgateError
 
 __all__ = ["mcp"]
 
 
-@cli_app.command("mcp")
 def mcp(
     transport: Annotated[str, typer.Option(help="stdio (for a host that starts it) or http.")] = "stdio",
     host: Annotated[str, typer.Option(help="HTTP: interface to listen on.")] = "127.0.0.1",
@@ -32,13 +30,13 @@ def mcp(
     except ImportError:
         error("groundgate mcp needs the mcp extra: pip install 'groundgate[mcp]'")
         raise typer.Exit(2) from None
-    from groundgate.knowledge.default import open_store
+    from groundgate.knowledge.backends import open_backend
     from groundgate.knowledge.embed import make_embedder
 
-    settings = _settings(store)
+    chosen = settings(store)
     try:
-        embedder = make_embedder(settings.embedder)
-        opened = open_store(settings.store_path, cache_dir=settings.cache_dir, embedder=embedder)
+        embedder = make_embedder(chosen.embedder)
+        opened = open_backend(chosen, embedder=embedder)
     except GroundgateError as exc:
         error(str(exc))
         raise typer.Exit(2) from None

@@ -1,0 +1,84 @@
+"""``groundgate ingest``: a corpus folder into a store, in one transaction."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+from groundgate.cli.common import check_backend, fail
+from groundgate.cli.terminal import err, out
+from groundgate.errors import CorpusError, GroundgateError
+from groundgate.settings import Settings
+
+__all__ = ["ingest"]
+
+
+def ingest(
+    folder: Annotated[
+        Path | None, typer.Argument(help="Corpus folder (default: the bundled corpus).")
+    ] = None,
+    store: Annotated[
+        Path, typer.Option("--store", help="SQLite store to write (created if missing).")
+    ] = Path("groundgate.sqlite"),
+    embedder: Annotated[
+        str | None,
+        typer.Option(help="none, hashing, local[:folder], sentence-transformers[:model] or openai:<model>."),
+    ] = None,
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend", help="embedded (SQLite at --store) or azure (GROUNDGATE_AZURE_* settings)."
+        ),
+    ] = "embedded",
+) -> None:
+    """Ingest a folder of documents and declared knowledge into a store, in one transaction."""
+    from groundgate.knowledge.backends import get_backend
+    from groundgate.knowledge.default import bundled_corpus
+    from groundgate.knowledge.embed import make_embedder
+
+    source = folder or bundled_corpus()
+    # Ingest writes where --store says, whatever GROUNDGATE_STORE is; it reads no other setting.
+    settings = Settings(store_path=store, embedder=embedder, backend=backend)
+    where = str(store)
+    try:
+        embed = make_embedder(embedder)
+        check_backend(backend)
+        target = get_backend(backend)
+        with Progress(
+            TextColumn("{task.description}", markup=False), BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal,
+        ) as bar:
+            tasks: dict[str, TaskID] = {}
+
+            def progress(stage: str, done: int, total: int) -> None:
+                if stage not in tasks:
+                    tasks[stage] = bar.add_task(stage, total=total)
+                bar.update(tasks[stage], completed=done)
+
+            where = target.describe(settings, os.environ)
+            report = target.ingest(settings, source, embedder=embed, progress=progress, env=os.environ)
+    except CorpusError as exc:
+        raise fail(f"{exc}\nnothing was written to {where}") from None
+    except GroundgateError as exc:
+        raise fail(str(exc)) from None
+    w = report.write
+    out.print(  # markup off: paths and file names are the user's text
+        f"ingested {source} into {where}\n"
+        f"  documents      {report.documents} ({w.documents_written} written, "
+        f"{w.documents_unchanged} unchanged)\n"
+        f"  chunks         {w.chunks_written} written\n"
+        f"  entities       {report.entities}\n"
+        f"  relationships  {report.relationships} ({w.relationships_written} written, "
+        f"{w.relationships_retired} retired)\n"
+        f"  contradictions {report.contradictions_declared} declared, "
+        f"{report.contradictions_detected} detected, {w.contradictions_opened} newly opened\n"
+        f"  resolution     {report.resolution_decisions} decisions logged"
+        + (f"\n  skipped        {len(report.skipped)} files, not read:" if report.skipped else "")
+        + "".join(f"\n                 {name}" for name in report.skipped),
+        markup=False,
+    )

@@ -1,1 +1,0 @@
-"""CLI commands that live in their own modules; each registers itself on ``groundgate.cli.app``."""
