@@ -12,9 +12,9 @@ from datetime import date
 
 from groundgate.knowledge.events import event_kinds
 from groundgate.knowledge.text import fold
-from groundgate.reading import Reading
 from groundgate.reading.evidence import collect
 from groundgate.reading.polarity import lead_for
+from groundgate.reading.protocol import Reading
 from groundgate.reading.question import Question
 from groundgate.reading.score import (
     VALUE_KINDS,
