@@ -32,7 +32,11 @@ from groundgate.reading.transcript import Transcript
 from groundgate.reading.verdict import insufficiency
 from groundgate.reading.when import event_anchor
 
-__all__ = ["compose", "read"]
+__all__ = ["SAID_COVERAGE", "compose", "read"]
+
+SAID_COVERAGE = 0.3
+"""Weighted share of the question's words a sentence shown under "what the sources do say"
+must hold (or come from what the question names): a refusal does not list unrelated text."""
 
 
 def _event_sentence(t: Transcript, scored: list[Scored]) -> Scored | None:
@@ -132,7 +136,9 @@ def read(t: Transcript) -> Reading:
         reason = reason or (f"no retrieved passage says who came "
                             f"{'before' if succession.earlier else 'after'} {succession.name}")
     if reason:
-        return Reading("insufficient", tuple(lines), (reason,))
+        # what the sources do say: only sentences about the question's subject
+        about = [c for c in chosen if c.anchored or coverage_of([c], q.focus, env.weights) >= SAID_COVERAGE]
+        return Reading("insufficient", tuple(render(about)), (reason,))
     lead = lead_for(q, chosen[0], env.weights) if chosen else None
     if lead:
         lines = _led(lines, chosen[0], lead)
