@@ -2,7 +2,8 @@
 
 import pytest
 
-from groundgate.knowledge.embedded.store import SQLiteStore, _fts_query
+from groundgate.knowledge.embedded.bm25 import match_any as _fts_query
+from groundgate.knowledge.embedded.store import SQLiteStore
 
 
 def plain_ranking(store: SQLiteStore, terms: list[str], limit: int, fts: str = "chunks_fts",

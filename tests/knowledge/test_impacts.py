@@ -8,7 +8,8 @@ import pytest
 from fts_rankings import assert_same_ranking, plain_ranking
 
 from groundgate.knowledge.embedded import impacts
-from groundgate.knowledge.embedded.store import SQLiteStore, _fts_query
+from groundgate.knowledge.embedded.bm25 import match_any as _fts_query
+from groundgate.knowledge.embedded.store import SQLiteStore
 from groundgate.knowledge.ingest.pipeline import ingest
 from groundgate.knowledge.resolution import resolve, similarity
 

@@ -30,6 +30,7 @@ from groundgate.knowledge.azure.settings import AzureSettings
 from groundgate.knowledge.model import Chunk, Document, Entity, EvidenceHit, KnowledgeHit, Validity
 from groundgate.knowledge.port import MAX_TOP_K
 from groundgate.knowledge.text import content_terms, coverage
+from groundgate.knowledge.weights import CHUNK_WEIGHTS, ENTITY_WEIGHTS
 
 __all__ = [
     "HNSW_ALGORITHM",
@@ -118,7 +119,7 @@ def evidence_index(name: str, dimensions: int) -> dict[str, Any]:
             },
         ],
         "scoringProfiles": [
-            {"name": SCORING_PROFILE, "text": {"weights": {"title": 2.0, "heading": 1.5, "text": 1.0}}}
+            {"name": SCORING_PROFILE, "text": {"weights": dict(CHUNK_WEIGHTS)}}
         ],
         "vectorSearch": {
             "algorithms": [
@@ -178,7 +179,7 @@ def knowledge_index(name: str) -> dict[str, Any]:
             },
         ],
         "scoringProfiles": [
-            {"name": SCORING_PROFILE, "text": {"weights": {"name": 3.0, "aliases": 2.0, "description": 1.0}}}
+            {"name": SCORING_PROFILE, "text": {"weights": dict(ENTITY_WEIGHTS)}}
         ],
     }
 

@@ -41,7 +41,8 @@ from groundgate.knowledge.model import (
 )
 from groundgate.knowledge.port import IngestBatch, WriteReport
 from groundgate.knowledge.records import content_hash
-from groundgate.knowledge.text import content_terms, coverage, normalise
+from groundgate.knowledge.register import select_entries
+from groundgate.knowledge.text import normalise
 
 __all__ = ["AzureStore"]
 
@@ -185,18 +186,7 @@ class AzureStore:
         status: str | None = "open",
     ) -> list[Contradiction]:
         """Register entries touching ``entity_ids`` or whose topic matches ``topic``."""
-        found = self.records.contradictions(status)
-        if not entity_ids and not topic:
-            return found
-        wanted = set(entity_ids)
-        terms = content_terms(topic or "")
-        return [
-            entry
-            for entry in found
-            if wanted & set(entry.entity_ids)
-            or wanted & set(entry.source_ids)
-            or (terms and coverage(terms, entry.topic) >= 0.5)
-        ]
+        return select_entries(self.records.contradictions(status), entity_ids=entity_ids, topic=topic)
 
     def documents_about(self, entity_id: str) -> list[Document]:
         """Documents that declare ``entity_id`` or that it cites, oldest effective first."""

@@ -21,12 +21,10 @@ import sqlite3
 
 import numpy as np
 
-__all__ = ["TableBm25", "phrase", "query_parts", "score_sql"]
+from groundgate.knowledge.weights import K1, B
 
-K1 = 1.2
-"""FTS5's bm25 ``k1`` (fixed in SQLite)."""
-B = 0.75
-"""FTS5's bm25 ``b`` (fixed in SQLite)."""
+__all__ = ["TableBm25", "match_any", "phrase", "query_parts", "score_sql"]
+
 
 
 def score_sql(fts: str, weights: tuple[float, ...]) -> str:
@@ -37,6 +35,11 @@ def score_sql(fts: str, weights: tuple[float, ...]) -> str:
 def phrase(term: str) -> str:
     """``term`` as one FTS5 phrase."""
     return '"' + term.replace('"', " ") + '"'
+
+
+def match_any(terms: list[str]) -> str:
+    """An FTS5 ``MATCH`` expression for rows holding any of ``terms``."""
+    return " OR ".join(phrase(t) for t in terms)
 
 
 def query_parts(

@@ -30,12 +30,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from groundgate.knowledge.fusion import rrf_scores
 from groundgate.knowledge.text import STOPWORDS, stem
+from groundgate.knowledge.weights import K1, B
 from groundgate.testing.azure.odata import InvalidFilter, parse_filter
 
 __all__ = ["FakeSearchService", "FakeSearchTransport", "serve"]
 
-RRF_K = 60
 _INDEX = re.compile(r"^/indexes(?:\('(?P<a>[^']+)'\)|/(?P<b>[^/]+))(?P<rest>/docs/[^/]+)?$")
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -174,12 +175,9 @@ class FakeSearchService:
         for query in body.get("vectorQueries") or []:
             vector = _knn(candidates, query)
         if text and text.strip() != "*" and vector:
-            fused: dict[int, tuple[dict[str, Any], float]] = {}
-            for ranks in (keyword, vector):
-                for rank, (record, _) in enumerate(ranks):
-                    prior = fused.get(id(record), (record, 0.0))[1]
-                    fused[id(record)] = (record, prior + 1.0 / (RRF_K + rank + 1))
-            ranked = sorted(fused.values(), key=lambda pair: -pair[1])
+            by_key = {id(record): record for ranks in (keyword, vector) for record, _ in ranks}
+            fused = rrf_scores([[id(record) for record, _ in ranks] for ranks in (keyword, vector)])
+            ranked = sorted(((by_key[key], score) for key, score in fused.items()), key=lambda pair: -pair[1])
         elif vector:
             ranked = vector
         elif text and text.strip() != "*":
@@ -254,8 +252,8 @@ def _bm25(
                 if not tf:
                     continue
                 hit = True
-                norm = 1.2 * (1 - 0.75 + 0.75 * len(fields_tokens[f]) / average[f])
-                total += weights.get(f, 1.0) * idf * tf * 2.2 / (tf + norm)
+                norm = K1 * (1 - B + B * len(fields_tokens[f]) / average[f])
+                total += weights.get(f, 1.0) * idf * tf * (K1 + 1) / (tf + norm)
             matched += hit
         if matched and (mode != "all" or matched == len(phrases)):
             scored.append((record, total))
