@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -54,6 +55,8 @@ class GoldQuestion(BaseModel):
     """The calls a competent analyst would make, in order."""
     needs_agent: bool | None = None
     """Whether lane A cannot answer it alone (for routing correctness)."""
+    split: Literal["dev", "test"] | None = None
+    """Which half of a set it is in: ``dev`` to tune on, ``test`` to report; none for sets not split."""
 
     @field_validator("gold_keywords")
     @classmethod
