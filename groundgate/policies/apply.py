@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from groundgate.answer.model import Answer, Claim, ContestedPoint
 from groundgate.errors import StoreError
-from groundgate.knowledge.ingest.chunking import chunk_document
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage, stems, term_covered
 from groundgate.policies.contradiction import (
@@ -16,7 +15,7 @@ from groundgate.policies.contradiction import (
     check_contradictions,
     present,
 )
-from groundgate.policies.disagreement import find_disagreements
+from groundgate.policies.detectors import answer_passages, detected_points
 from groundgate.policies.honesty import bound_note, insufficient_notes
 from groundgate.policies.policyset import PolicySet
 
@@ -40,31 +39,6 @@ def touched_ids(envelopes: Iterable[dict[str, Any]]) -> set[str]:
                 ids.add(item["id"])
     ids.discard("")
     return ids
-
-
-def _passages(claims: list[Claim], store: KnowledgeStore) -> list[str]:
-    """The passage each claim rests on (claims citing one document read it once)."""
-    chunks: dict[str, list[str]] = {}
-
-    def of(source_id: str) -> list[str]:
-        if source_id not in chunks:
-            doc = store.get_document(source_id)
-            chunks[source_id] = [f"{c.heading}\n{c.text}" for c in chunk_document(doc)] if doc else []
-        return chunks[source_id]
-
-    return [_passage(claim, of) for claim in claims]
-
-
-def _passage(claim: Claim, chunks_of: Callable[[str], list[str]]) -> str:
-    """The passage a claim rests on: the chunk of its cited documents sharing most of its words."""
-    terms = content_terms(claim.text)
-    best, best_cover = "", 0.0
-    for source_id in claim.citations:
-        for text in chunks_of(source_id):
-            cover = coverage(terms, text)
-            if cover > best_cover:
-                best, best_cover = text, cover
-    return best
 
 
 def _aside_note(point: ContestedPoint) -> str:
@@ -112,11 +86,12 @@ def apply_policies(
     register_down: str | None = None
     if policies.contradictions:
         try:
-            passages = _passages([c for c in claims if c.status != "removed"], store)
             verdict = check_contradictions(
                 store, question=question, draft=draft_text, touched=touched_ids(envelopes),
-                evidence=[p for p in passages if p], threshold=policies.topic_relevance,
+                threshold=policies.topic_relevance, detector=policies.detector,
+                passages=answer_passages(claims, envelopes, store),
             )
+            notes.extend(f"detector ({policies.detector.name}): {n}" for n in verdict.notes)
         except StoreError as exc:
             # Fail closed: an answer the gate could not check is not given as settled.
             register_down = f"the contradiction register could not be checked ({exc})"
@@ -145,11 +120,15 @@ def apply_policies(
                 "but does not bear on the question"
             )
     if policies.disagreement and not contested and register_down is None:
-        for point in find_disagreements(question, envelopes, store):
+        points, detector_notes = detected_points(
+            policies.detector, question=question, claims=claims, envelopes=envelopes, store=store
+        )
+        notes.extend(f"detector ({policies.detector.name}): {n}" for n in detector_notes)
+        for point in points:
             contested.append(point)
             notes.append(
-                "disagreement policy: the retrieved sources give different values "
-                "and no register entry covers it"
+                "disagreement policy: the retrieved sources disagree on what was asked "
+                f"and no register entry covers it ({policies.detector.name} detector)"
             )
     if contested or aside:
         # The draft may have chosen a side; keep only what does not speak to the dispute.

@@ -21,18 +21,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from groundgate.answer.model import ContestedPoint, StatedPosition
 from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage, key_parts, stem
 
+if TYPE_CHECKING:
+    from groundgate.policies.detectors.base import Detector, Passage
+
 __all__ = [
     "ContradictionVerdict",
     "asks_for_verdict",
+    "bears_on_question",
     "check_contradictions",
     "disputed_axis",
     "present",
+    "rests_on",
 ]
 
 DRAFT_RELEVANCE = 0.67
@@ -62,6 +68,8 @@ class ContradictionVerdict:
     applies: tuple[Contradiction, ...]
     nearby: tuple[Contradiction, ...]
     mentioned: tuple[Contradiction, ...] = ()
+    notes: tuple[str, ...] = ()
+    """What the detector put on the record (a fallback taken, a model call made)."""
 
 
 def disputed_axis(entry: Contradiction) -> set[str]:
@@ -89,7 +97,7 @@ def asks_for_verdict(question: str) -> bool:
     )
 
 
-def _bears(entry: Contradiction, question: str, threshold: float) -> bool:
+def bears_on_question(entry: Contradiction, question: str, threshold: float) -> bool:
     """The question covers the topic, or asks about what the positions argue over."""
     terms = content_terms(entry.topic)
     if terms and coverage(terms, question) >= threshold:
@@ -119,7 +127,7 @@ def _states_the_point(entry: Contradiction, passage: str, names: Sequence[str]) 
     return any(_words(name) in text for name in names)
 
 
-def _rests_on(
+def rests_on(
     store: KnowledgeStore, entry: Contradiction, question: str, evidence: Sequence[str]
 ) -> bool:
     """Whether a passage of the evidence is about the question and states the entry's point.
@@ -147,27 +155,42 @@ def check_contradictions(
     touched: Iterable[str],
     evidence: Sequence[str] = (),
     threshold: float = 0.5,
+    detector: Detector | None = None,
+    passages: Sequence[Passage] = (),
 ) -> ContradictionVerdict:
     """Check every open entry against the question and the draft.
 
-    ``evidence`` holds the passages the draft's claims rest on; for a yes/no question an
-    entry also bears when one of them states its contested point.
+    Whether an entry bears is the ``detector``'s question, asked of ``passages`` (the
+    passages the answer rests on, then those retrieved). Without one, the lexical rules
+    decide on ``evidence`` (the passages the draft's claims rest on): for a yes/no question
+    an entry also bears when one of them states its contested point.
     """
     touched_ids = sorted(set(touched))
     near = {e.id for e in store.contradictions(entity_ids=touched_ids)} if touched_ids else set()
-    verdict_evidence = evidence if asks_for_verdict(question) else ()
+    entries = store.contradictions()
+    notes: tuple[str, ...] = ()
+    if detector is not None:
+        bearing = detector.bearing(entries, question=question, passages=passages, store=store, threshold=threshold)
+        bearing_ids, notes = bearing.entry_ids, bearing.notes
+    else:
+        verdict_evidence = evidence if asks_for_verdict(question) else ()
+        bearing_ids = frozenset(
+            e.id for e in entries
+            if bears_on_question(e, question, threshold)
+            or (verdict_evidence and rests_on(store, e, question, verdict_evidence))
+        )
     applies, mentioned, nearby = [], [], []
-    for entry in store.contradictions():
+    for entry in entries:
         topic = content_terms(entry.topic)
-        if _bears(entry, question, threshold) or (
-            verdict_evidence and _rests_on(store, entry, question, verdict_evidence)
-        ):
+        if entry.id in bearing_ids:
             applies.append(entry)
         elif topic and coverage(topic, draft) >= DRAFT_RELEVANCE:
             mentioned.append(entry)
         elif entry.id in near:
             nearby.append(entry)
-    return ContradictionVerdict(applies=tuple(applies), nearby=tuple(nearby), mentioned=tuple(mentioned))
+    return ContradictionVerdict(
+        applies=tuple(applies), nearby=tuple(nearby), mentioned=tuple(mentioned), notes=notes
+    )
 
 
 def present(entry: Contradiction) -> ContestedPoint:
