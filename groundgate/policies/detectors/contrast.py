@@ -21,7 +21,7 @@ from groundgate.policies.contradiction import asks_for_verdict
 from groundgate.policies.detectors.base import Kind
 from groundgate.policies.stated import NAME
 
-__all__ = ["asked_kind", "contrast", "is_negative", "names", "periods"]
+__all__ = ["asked_kind", "contrast", "is_negative", "names", "overlaps", "periods"]
 
 _NEGATORS = frozenset(
     """not no never none nothing nobody neither nor cannot without lacks lack lacking absent
@@ -140,7 +140,7 @@ def periods(text: str) -> set[tuple[int, int] | str]:
     return found
 
 
-def _overlap(left: Iterable[tuple[int, int] | str], right: Iterable[tuple[int, int] | str]) -> bool:
+def overlaps(left: Iterable[tuple[int, int] | str], right: Iterable[tuple[int, int] | str]) -> bool:
     for a in left:
         for b in right:
             if isinstance(a, str) or isinstance(b, str):
@@ -194,7 +194,7 @@ def contrast(kind: Kind, left: str, right: str, question: str) -> bool:
         return bool(a) and bool(b) and not _shares_a_name(a, b, question)
     if kind == "period":
         a, b = periods(left), periods(right)
-        return bool(a) and bool(b) and not _overlap(a, b)
+        return bool(a) and bool(b) and not overlaps(a, b)
     return False
 
 

@@ -10,17 +10,20 @@ and the judge start from the resting ones and compare them with the rest.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from groundgate.answer.model import Claim
 from groundgate.knowledge.ingest.chunking import chunk_document
+from groundgate.knowledge.ingest.extract import sentences
 from groundgate.knowledge.model import Validity
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, coverage
+from groundgate.knowledge.text import content_terms, coverage, stems, term_covered
 from groundgate.policies.detectors.base import Passage
+from groundgate.policies.stated import NAME
 
-__all__ = ["answer_passages", "resting_passages", "retrieved_passages"]
+__all__ = ["about_subject", "answer_passages", "resting_passages", "retrieved_passages", "statements"]
 
 _PASSAGE_TOOLS = ("search_evidence", "get_source")
 
@@ -80,3 +83,41 @@ def answer_passages(
 ) -> list[Passage]:
     """The passages the claims rest on, then every retrieved passage."""
     return [*resting_passages(claims, store), *retrieved_passages(envelopes)]
+
+
+_MARKUP = re.compile(r"\*\*|__|^#+\s*|^\s*(?:[-*]|\d+[.)])\s+", re.M)
+_ANSWER_WORD = re.compile(r"^(yes|no)[.!]?$", re.I)
+def statements(text: str) -> list[str]:
+    """A passage's sentences that state something: no headings, no questions; "No." joins what follows."""
+    out: list[str] = []
+    pending = ""
+    for line in _MARKUP.sub("", text).splitlines():
+        line = line.strip()
+        if not line or (len(line.split()) <= 8 and not re.search(r"[.!;:]$|[.!]\W*$", line) and "." not in line):
+            continue  # a heading or a title line
+        for sentence in sentences(line):
+            if sentence.endswith("?"):
+                continue  # a question in the source (an FAQ's) states nothing
+            if _ANSWER_WORD.match(sentence):
+                pending = sentence + " "
+                continue
+            out.append(pending + sentence)
+            pending = ""
+    return out
+
+
+def about_subject(question: str, passage: Passage) -> bool:
+    """Whether the passage (with its title) speaks of every name the question gives.
+
+    A name is a run of capitalised words after the question's first word ("Hollin Ridge",
+    "Harrow Blue"); the passage holds all of a name of one or two words, and half of a
+    longer one ("the valley" and "the park" for "Kestrel Valley Country Park"). A passage
+    about another thing is no rival answer.
+    """
+    found = stems(f"{passage.title}\n{passage.text}")
+    for match in NAME.finditer(question):
+        words = content_terms(match.group(0)) if match.start() > 0 else []
+        held = sum(term_covered(w, found) for w in words)
+        if words and (held < len(words) if len(words) <= 2 else 2 * held < len(words)):
+            return False
+    return True

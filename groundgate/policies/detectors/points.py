@@ -1,7 +1,8 @@
 """From a detector's findings to the contested points the gate presents.
 
 Whatever detector found it, a disagreement is presented only when it is one: its
-positions come from different documents, neither document supersedes the other, both
+positions come from different documents (a document another of its sources supersedes is
+dropped: an old version is no side), neither document supersedes the other, both
 are in force at overlapping times (rules in force at different times are a change), and
 the register does not already hold it (both documents are sources of one entry, or a
 position restates an entry's position; that is the register's business). Then it is a
@@ -12,6 +13,7 @@ presentation with every position and its sources.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from groundgate.answer.model import Claim, ContestedPoint, StatedPosition
@@ -37,7 +39,7 @@ def presentable(
         validity.setdefault(passage.source_id, passage.validity)
     recorded = [content_terms(p.statement) for entry in entries for p in entry.positions]
     kept: dict[frozenset[str], Finding] = {}
-    for finding in findings:
+    for finding in (_current(f, store) for f in findings):
         sides = [frozenset(p.source_ids) for p in finding.positions if p.source_ids]
         if len(sides) < 2 or len(frozenset().union(*sides)) < 2:
             continue
@@ -81,6 +83,20 @@ def detected_points(
         for finding in presentable(detection.findings, passages, store, entries)
     ]
     return points, list(detection.notes)
+
+
+def _current(finding: Finding, store: KnowledgeStore | None) -> Finding:
+    """The finding without the sources another of its sources supersedes (an old version is no side)."""
+    if store is None:
+        return finding
+    replaced = {old for sid in finding.source_ids if (doc := store.get_document(sid)) for old in doc.supersedes}
+    if not replaced & finding.source_ids:
+        return finding
+    positions = tuple(
+        replace(p, source_ids=kept)
+        for p in finding.positions if (kept := tuple(s for s in p.source_ids if s not in replaced))
+    )
+    return replace(finding, positions=positions)
 
 
 def _in_force_together(validity: dict[str, Validity], a: str, b: str) -> bool:

@@ -23,15 +23,13 @@ import numpy as np
 from groundgate.errors import ConfigError
 from groundgate.knowledge.embed import Embedder, HashingEmbedder
 from groundgate.knowledge.events import event_kinds
-from groundgate.knowledge.ingest.extract import sentences
 from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, stems, term_covered
 from groundgate.policies.contradiction import asks_for_verdict
 from groundgate.policies.detectors.base import Bearing, Detection, Finding, FindingPosition, Kind, Passage
 from groundgate.policies.detectors.contrast import asked_kind, contrast, names, periods
+from groundgate.policies.detectors.evidence import about_subject, statements
 from groundgate.policies.detectors.lexical import LexicalDetector
-from groundgate.policies.stated import NAME
 
 __all__ = ["Clause", "SemanticDetector", "clauses_of"]
 
@@ -59,38 +57,18 @@ class Clause:
         return f"{self.context}: {self.text}" if self.context and _REFERS_BACK.search(self.text) else self.text
 
 
-_MARKUP = re.compile(r"\*\*|__|^#+\s*|^\s*(?:[-*]|\d+[.)])\s+", re.M)
-_ANSWER_WORD = re.compile(r"^(yes|no)[.!]?$", re.I)
 _REFERS_BACK = re.compile(
     r"\b(?:it|its|she|her|he|his|they|their|this|these|the (?:building|company|firm|ship|club|park|app|"
     r"market|site|picture|device|reader|cheese|pigment|honey|library|school|viaduct|hall|ferry|boat))\b", re.I
 )
 
 
-def _statements(text: str) -> list[str]:
-    """A passage's sentences that state something: no headings, no questions; "No." joins what follows."""
-    out: list[str] = []
-    pending = ""
-    for line in _MARKUP.sub("", text).splitlines():
-        line = line.strip()
-        if not line or (len(line.split()) <= 8 and not re.search(r"[.!;:]$|[.!]\W*$", line) and "." not in line):
-            continue  # a heading or a title line
-        for sentence in sentences(line):
-            if sentence.endswith("?"):
-                continue  # a question in the source (an FAQ's) states nothing
-            if _ANSWER_WORD.match(sentence):
-                pending = sentence + " "
-                continue
-            out.append(pending + sentence)
-            pending = ""
-    return out
-
 
 def clauses_of(passage: Passage) -> list[Clause]:
     """The clauses of a passage's statements."""
     context = passage.title.split(" › ")[0]
     out: list[Clause] = []
-    for sentence in _statements(passage.text):
+    for sentence in statements(passage.text):
         for part in _CLAUSE_BREAK.split(sentence):
             part = part.strip(" ,.")
             if len(part.split()) >= 3:
@@ -108,6 +86,10 @@ class SemanticDetector:
         agreement: Similarity two sources' answers need to each other to speak to one point.
         restated: Similarity a resting clause needs to a register position to restate it.
         max_sources: Most sources compared for one answer.
+        ingest_similarity: Similarity two sentences of different sources need, at ingest (no
+            question), to be compared at all.
+        ingest_kinds: What is compared at ingest: a yes or a no only, by default (dated
+            sentences about two claims are alike and give different dates).
     """
 
     name = "semantic"
@@ -115,6 +97,7 @@ class SemanticDetector:
     def __init__(
         self, embedder: Embedder | None = None, *, lexical: LexicalDetector | None = None,
         question_fit: float = 0.45, agreement: float = 0.45, restated: float = 0.8, max_sources: int = 6,
+        ingest_similarity: float = 0.75, ingest_kinds: tuple[Kind, ...] = ("polarity",),
     ) -> None:
         self.fallback: str | None = None
         if embedder is None:
@@ -128,7 +111,7 @@ class SemanticDetector:
         self.embedder = embedder
         self.lexical = lexical if lexical is not None else LexicalDetector()
         self.question_fit, self.agreement, self.restated = question_fit, agreement, restated
-        self.max_sources = max_sources
+        self.max_sources, self.ingest_similarity, self.ingest_kinds = max_sources, ingest_similarity, ingest_kinds
         self._cache: dict[str, np.ndarray] = {}
 
     def _vectors(self, texts: Sequence[str]) -> np.ndarray:
@@ -174,8 +157,11 @@ class SemanticDetector:
     ) -> Detection:
         """The lexical findings, then sources whose answering clauses speak to one point and differ."""
         lexical = self.lexical.disagreements(passages, question=question, store=store)
-        kind = asked_kind(question) if question else None
-        if question is None or kind is None:
+        if question is None:
+            found = self._any_finding(passages)
+            return Detection((*lexical.findings, *([found] if found else [])), (*lexical.notes, *self._notes()))
+        kind = asked_kind(question)
+        if kind is None:
             return Detection(lexical.findings, (*lexical.notes, *self._notes()))
         finding = self._finding(passages, question, kind)
         found = (*lexical.findings, *([finding] if finding else []))
@@ -184,11 +170,10 @@ class SemanticDetector:
     def _finding(self, passages: Sequence[Passage], question: str, kind: Kind) -> Finding | None:
         """Each source's answering sentence; those near the resting one; the sides they take."""
         by_source: dict[str, dict[str, Clause]] = {}
-        subject = _question_names(question)
         for passage in passages:
             if passage.source_id not in by_source and len(by_source) >= self.max_sources:
                 continue
-            if not _about(subject, f"{passage.title}\n{passage.text}"):
+            if not about_subject(question, passage):
                 continue  # it does not speak of what the question names
             found = by_source.setdefault(passage.source_id, {})
             for clause in clauses_of(passage):
@@ -231,6 +216,37 @@ class SemanticDetector:
             detector=self.name,
         )
 
+    def _any_finding(self, passages: Sequence[Passage]) -> Finding | None:
+        """At ingest: the two sentences of different sources most alike that say opposite things.
+
+        Only sentences alike (``ingest_similarity``) are compared, and only on the kinds of
+        ``ingest_kinds``: two sentences naming different people are as often two roles, and
+        two giving different dates as often two events.
+        """
+        units = [c for p in passages for c in {c.sentence: c for c in clauses_of(p)}.values()]
+        if len({u.source_id for u in units}) < 2:
+            return None
+        vectors = self._vectors([_sentence_read_as(u) for u in units])
+        similar = vectors @ vectors.T
+        best: tuple[float, int, int, Kind] | None = None
+        for i, left in enumerate(units):
+            for j in range(i + 1, len(units)):
+                right = units[j]
+                if left.source_id == right.source_id or similar[i, j] < self.ingest_similarity:
+                    continue
+                for kind in self.ingest_kinds:
+                    if contrast(kind, left.sentence, right.sentence, "") and (best is None or similar[i, j] > best[0]):
+                        best = (float(similar[i, j]), i, j, kind)
+        if best is None:
+            return None
+        _, i, j, kind = best
+        return Finding(
+            topic=_shared_words(units[i].sentence, units[j].sentence),
+            positions=(FindingPosition(units[i].sentence, (units[i].source_id,)),
+                       FindingPosition(units[j].sentence, (units[j].source_id,))),
+            kind=kind, detector=self.name,
+        )
+
     def _slot(self, sentence: str, kind: Kind, question: str) -> str:
         """What the contrast reads: the clause that holds the answer (a name, a period, the nearest)."""
         parts = [p.strip(" ,.") for p in _CLAUSE_BREAK.split(sentence) if len(p.split()) >= 2] or [sentence]
@@ -255,18 +271,16 @@ def _sentence_read_as(clause: Clause) -> str:
     return f"{clause.context}: {clause.sentence}" if clause.context and _REFERS_BACK.search(clause.sentence) else clause.sentence
 
 
-def _question_names(question: str) -> list[list[str]]:
-    """The words of each name the question gives after its first word ("Hollin Ridge")."""
-    return [words for m in NAME.finditer(question) if m.start() > 0 if (words := content_terms(m.group(0)))]
-
-
-def _about(subject: list[list[str]], text: str) -> bool:
-    """Whether the text holds half the words of every name the question gives."""
-    found = stems(text)
-    return all(2 * sum(term_covered(w, found) for w in words) >= len(words) for words in subject)
-
-
 def _same_event(left: str, right: str) -> bool:
     """Two sentences that each name a kind of event name one in common ("founded", "set up")."""
     a, b = event_kinds(left), event_kinds(right)
     return not a or not b or bool(a & b)
+
+
+def _shared_words(left: str, right: str) -> str:
+    """What two sentences are both about, in the first one's words ("dogs on the Hollin Ridge trail")."""
+    from groundgate.knowledge.ingest.contradictions import readable_topic
+    from groundgate.knowledge.text import stem, stems
+
+    shared = {stem(w) for w in stems(left) & stems(right)}
+    return readable_topic(left, shared)
