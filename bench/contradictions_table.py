@@ -52,8 +52,7 @@ CASSETTES = REPO / "cassettes"
 def datasets() -> list[tuple[str, Path]]:
     """(name, folder) of every dataset: the disputes set first, then the golden set, then the rest."""
     others = sorted(p for p in (REPO / "bench" / "datasets").iterdir() if p.is_dir() and p != DISPUTES)
-    return [("disputes", DISPUTES), ("golden", bundled_questions().parent),
-            *((p.name, p) for p in others)]
+    return [("disputes", DISPUTES), ("golden", bundled_questions().parent), *((p.name, p) for p in others)]
 
 
 def sides(point: dict[str, Any], expected: list[str]) -> bool:
@@ -64,7 +63,7 @@ def sides(point: dict[str, Any], expected: list[str]) -> bool:
 
 
 def outcome(answer: dict[str, Any], expected: list[str]) -> str:
-    """``both``: presented with both sides; else what the answer cites: ``one side``, ``both cited``, ``none``."""
+    """``both``: presented with both sides; else what it cites: ``one side``, ``both cited``, ``none``."""
     if any(sides(p, expected) for p in answer["contested"]):
         return "both"
     cited = {c["source_id"] for c in answer.get("citations") or ()}
@@ -89,8 +88,9 @@ def make_detector(name: str, *, judge_model: str, record: bool) -> Detector:
     raise SystemExit(f"unknown detector {name!r}: lexical, semantic or judge")
 
 
-def _judge_tape(detector: Detector, judge_model: str, dataset: str, qid: str,
-                record: bool) -> Callable[[], Any]:
+def _judge_tape(
+    detector: Detector, judge_model: str, dataset: str, qid: str, record: bool
+) -> Callable[[], Any]:
     if detector.name != "judge":
         return nullcontext
     folder = CASSETTES / model_slug(judge_model)
@@ -111,8 +111,9 @@ def _no_calls(path: Path) -> Iterator[None]:
         yield
 
 
-def run(detector_names: list[str], split: str, *, judge_model: str, record: bool, details: bool,
-        only: str | None) -> None:
+def run(
+    detector_names: list[str], split: str, *, judge_model: str, record: bool, details: bool, only: str | None
+) -> None:
     """Print the tables."""
     rows: dict[str, list[dict[str, Any]]] = {n: [] for n in detector_names}
     for dataset, folder in datasets():
@@ -131,16 +132,25 @@ def run(detector_names: list[str], split: str, *, judge_model: str, record: bool
                     tape = _judge_tape(detector, judge_model, dataset, q.qid, record)
                     started = time.perf_counter()
                     with tape():
-                        out = graph.invoke({"question": q.question, "as_of": q.as_of.isoformat() if q.as_of else None})
+                        out = graph.invoke(
+                            {"question": q.question, "as_of": q.as_of.isoformat() if q.as_of else None}
+                        )
                     answer = out["answer"]
                     notes = [n for n in answer["policy_notes"] if n.startswith("detector (")]
                     failed = any("model call failed" in n for n in notes)
                     row = {
-                        "dataset": dataset, "qid": q.qid, "category": q.category, "contested": q.contested,
+                        "dataset": dataset,
+                        "qid": q.qid,
+                        "category": q.category,
+                        "contested": q.contested,
                         "outcome": outcome(answer, list(q.expected_source_ids)) if q.contested else None,
-                        "shown": bool(answer["contested"]), "failed": failed,
-                        "seconds": time.perf_counter() - started, "notes": notes,
-                        "points": [[p["statement"][:70] for p in pt["positions"]] for pt in answer["contested"]],
+                        "shown": bool(answer["contested"]),
+                        "failed": failed,
+                        "seconds": time.perf_counter() - started,
+                        "notes": notes,
+                        "points": [
+                            [p["statement"][:70] for p in pt["positions"]] for pt in answer["contested"]
+                        ],
                     }
                     rows[name].append(row)
                     if details:
@@ -150,16 +160,20 @@ def run(detector_names: list[str], split: str, *, judge_model: str, record: bool
 
 def _print(rows: dict[str, list[dict[str, Any]]], split: str) -> None:
     print(f"\nContested questions of the disputes set ({split} split), lane A, offline planner:\n")
-    print("| detector | contested | both positions presented | one side alone | both cited, none presented "
-          "| neither | judge calls failed |")
+    print(
+        "| detector | contested | both positions presented | one side alone | both cited, none presented "
+        "| neither | judge calls failed |"
+    )
     print("|---|---|---|---|---|---|---|")
     for name, found in rows.items():
         contested = [r for r in found if r["contested"]]
         count = Counter(r["outcome"] for r in contested)
         n = len(contested) or 1
-        print(f"| {name} | {len(contested)} | {count['both']} ({count['both'] / n:.2f}) | "
-              f"{count['one side']} ({count['one side'] / n:.2f}) | {count['both cited']} | {count['none']} | "
-              f"{sum(r['failed'] for r in found)} |")
+        print(
+            f"| {name} | {len(contested)} | {count['both']} ({count['both'] / n:.2f}) | "
+            f"{count['one side']} ({count['one side'] / n:.2f}) | {count['both cited']} | {count['none']} | "
+            f"{sum(r['failed'] for r in found)} |"
+        )
     kinds = sorted({r["category"] for f in rows.values() for r in f if r["contested"]})
     if kinds:
         print("\nBoth positions presented, by kind:\n")
@@ -172,8 +186,10 @@ def _print(rows: dict[str, list[dict[str, Any]]], split: str) -> None:
                 cells.append(f"{sum(r['outcome'] == 'both' for r in of_kind)}/{len(of_kind)}")
             print(f"| {name} | " + " | ".join(cells) + " |")
     print("\nNon-contested questions where a disagreement was shown (wrongly):\n")
-    names = sorted({r["dataset"] for f in rows.values() for r in f if not r["contested"]},
-                   key=lambda d: [n for n, _ in datasets()].index(d))
+    names = sorted(
+        {r["dataset"] for f in rows.values() for r in f if not r["contested"]},
+        key=lambda d: [n for n, _ in datasets()].index(d),
+    )
     print("| detector | " + " | ".join(names) + " | all |")
     print("|---|" + "---|" * (len(names) + 1))
     for name, found in rows.items():
@@ -183,7 +199,11 @@ def _print(rows: dict[str, list[dict[str, Any]]], split: str) -> None:
             of = [r for r in plain if r["dataset"] == dataset]
             cells.append(f"{sum(r['shown'] for r in of)}/{len(of)}")
         share = sum(r["shown"] for r in plain) / (len(plain) or 1)
-        print(f"| {name} | " + " | ".join(cells) + f" | {sum(r['shown'] for r in plain)}/{len(plain)} ({share:.3f}) |")
+        print(
+            f"| {name} | "
+            + " | ".join(cells)
+            + f" | {sum(r['shown'] for r in plain)}/{len(plain)} ({share:.3f}) |"
+        )
 
 
 def main() -> None:
@@ -196,8 +216,14 @@ def main() -> None:
     parser.add_argument("--details", action="store_true", help="one JSON line per question")
     parser.add_argument("--only", help="one dataset: disputes, golden, careers, isles, riverbend")
     args = parser.parse_args()
-    run([d.strip() for d in args.detectors.split(",") if d.strip()], args.split, judge_model=args.judge_model,
-        record=args.record, details=args.details, only=args.only)
+    run(
+        [d.strip() for d in args.detectors.split(",") if d.strip()],
+        args.split,
+        judge_model=args.judge_model,
+        record=args.record,
+        details=args.details,
+        only=args.only,
+    )
 
 
 if __name__ == "__main__":

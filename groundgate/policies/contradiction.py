@@ -170,7 +170,9 @@ def check_contradictions(
     entries = store.contradictions()
     notes: tuple[str, ...] = ()
     if detector is not None:
-        bearing = detector.bearing(entries, question=question, passages=passages, store=store, threshold=threshold)
+        bearing = detector.bearing(
+            entries, question=question, passages=passages, store=store, threshold=threshold
+        )
         bearing_ids, notes = bearing.entry_ids, bearing.notes
     else:
         verdict_evidence = evidence if asks_for_verdict(question) else ()

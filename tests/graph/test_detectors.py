@@ -119,8 +119,10 @@ def test_the_default_detector_is_the_lexical_one_and_sees_no_disagreement_in_wor
 def test_a_detector_reads_the_passages_the_answer_rests_on_and_its_finding_is_presented(park):
     finding = Finding(
         topic="dogs on the trail",
-        positions=(FindingPosition("Dogs are welcome on the Hollin Ridge trail.", ("park-leaflet",)),
-                   FindingPosition("Dogs are not allowed on the Hollin Ridge trail.", ("KV-BL",))),
+        positions=(
+            FindingPosition("Dogs are welcome on the Hollin Ridge trail.", ("park-leaflet",)),
+            FindingPosition("Dogs are not allowed on the Hollin Ridge trail.", ("KV-BL",)),
+        ),
     )
     spy = Spy(finding)
     answer = _ask(park, spy, DOGS)
@@ -136,7 +138,9 @@ def test_a_detector_reads_the_passages_the_answer_rests_on_and_its_finding_is_pr
 
 @pytest.mark.parametrize("sources", [("KV-OLD", "KV-NEW"), ("park-leaflet", "park-leaflet")])
 def test_a_change_between_versions_or_within_one_document_is_not_presented(park, sources):
-    finding = Finding(topic="t", positions=(FindingPosition("a", (sources[0],)), FindingPosition("b", (sources[1],))))
+    finding = Finding(
+        topic="t", positions=(FindingPosition("a", (sources[0],)), FindingPosition("b", (sources[1],)))
+    )
     assert _ask(park, Spy(finding), DOGS)["contested"] == []
 
 
@@ -162,34 +166,45 @@ def test_without_the_weights_the_semantic_detector_says_so_on_the_answer(park, m
 
 
 def _judge(reply):
-    model = ScriptedChatModel(script=[AIMessage(content=reply if isinstance(reply, str) else json.dumps(reply))])
+    model = ScriptedChatModel(
+        script=[AIMessage(content=reply if isinstance(reply, str) else json.dumps(reply))]
+    )
     return JudgeDetector(model, model_name="scripted"), model
 
 
 def test_the_judge_presents_source_sentences_for_the_answers_it_read(park):
-    judge, model = _judge({
-        "1": {"answer": "yes", "quote": "Dogs are welcome on the Hollin Ridge trail"},
-        "2": {"answer": "no", "quote": "Dogs are not allowed on the Hollin Ridge trail"},
-        "conflict": True,
-    })
+    judge, model = _judge(
+        {
+            "1": {"answer": "yes", "quote": "Dogs are welcome on the Hollin Ridge trail"},
+            "2": {"answer": "no", "quote": "Dogs are not allowed on the Hollin Ridge trail"},
+            "conflict": True,
+        }
+    )
     answer = _ask(park, judge, DOGS)
     assert _sides(answer) == [["KV-BL", "park-leaflet"]]
     shown = {p["statement"] for point in answer["contested"] for p in point["positions"]}
-    assert shown == {"Dogs are welcome on the Hollin Ridge trail, as long as they are kept on a lead.",
-                     "Dogs are not allowed on the Hollin Ridge trail at any time of year."}
+    assert shown == {
+        "Dogs are welcome on the Hollin Ridge trail, as long as they are kept on a lead.",
+        "Dogs are not allowed on the Hollin Ridge trail at any time of year.",
+    }
     system, user = (m.content for m in model.calls[0])
     assert system == SYSTEM, "the instructions are fixed; passages travel only in the user message"
     assert "[1]" in user and DOGS in user
     assert any("judge scripted" in n and "tokens" in n for n in answer["policy_notes"])
 
 
-@pytest.mark.parametrize("reply", [
-    {"1": {"answer": "yes", "quote": "Dogs are welcome on the Hollin Ridge trail"},
-     "2": {"answer": "no", "quote": "dogs are banned by order of the council"}},  # a quote no passage holds
-    {"1": "yes", "2": "no", "conflict": True},  # a yes and a no with no words of the passages behind them
-    "I think they disagree.",  # no JSON at all
-    {"1": {"answer": "yes", "quote": "Dogs are welcome on the Hollin Ridge trail"}, "conflict": True},
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {
+            "1": {"answer": "yes", "quote": "Dogs are welcome on the Hollin Ridge trail"},
+            "2": {"answer": "no", "quote": "dogs are banned by order of the council"},
+        },  # a quote no passage holds
+        {"1": "yes", "2": "no", "conflict": True},  # a yes and a no with no words of the passages behind them
+        "I think they disagree.",  # no JSON at all
+        {"1": {"answer": "yes", "quote": "Dogs are welcome on the Hollin Ridge trail"}, "conflict": True},
+    ],
+)
 def test_a_judge_reply_the_passages_do_not_bear_out_finds_nothing(park, reply):
     judge, _ = _judge(reply)
     assert _ask(park, judge, DOGS)["contested"] == []

@@ -50,15 +50,26 @@ class Everything:
     def __init__(self):
         self.pairs = []
 
-    def bearing(self, entries, *, question, passages, store, threshold):  # pragma: no cover - not asked at ingest
+    def bearing(
+        self, entries, *, question, passages, store, threshold
+    ):  # pragma: no cover - not asked at ingest
         raise AssertionError("ingest asks only whether passages disagree")
 
     def disagreements(self, passages, *, question, store=None):
         assert question is None
         self.pairs.append(frozenset(p.source_id for p in passages))
         left, right = passages
-        return Detection((Finding("dogs on the trail", (FindingPosition(left.text.strip(), (left.source_id,)),
-                                                       FindingPosition(right.text.strip(), (right.source_id,)))),))
+        return Detection(
+            (
+                Finding(
+                    "dogs on the trail",
+                    (
+                        FindingPosition(left.text.strip(), (left.source_id,)),
+                        FindingPosition(right.text.strip(), (right.source_id,)),
+                    ),
+                ),
+            )
+        )
 
 
 def _ingest(tmp_path, detector):
@@ -74,8 +85,12 @@ def test_a_detector_at_ingest_files_open_detected_entries_never_resolved(tmp_pat
     entries = store.contradictions(status=None)
     assert entries and report.contradictions_detected == len(entries)
     assert all(e.status == "open" and e.origin == "detected" and e.owner is None for e in entries)
-    assert frozenset({"TR-OLD", "TR-NEW"}) not in detector.pairs, "a version and its successor are not compared"
-    assert all("ferry" not in pair for pair in detector.pairs), "chunks that name nothing in common are not compared"
+    assert frozenset({"TR-OLD", "TR-NEW"}) not in detector.pairs, (
+        "a version and its successor are not compared"
+    )
+    assert all("ferry" not in pair for pair in detector.pairs), (
+        "chunks that name nothing in common are not compared"
+    )
 
 
 def test_without_a_detector_ingest_reads_values_only(tmp_path):

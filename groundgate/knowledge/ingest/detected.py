@@ -40,8 +40,9 @@ def _names(text: str) -> set[str]:
     return {m.group(0).lower() for m in _NAME.finditer(text)}
 
 
-def _pairs(passages: list[Passage], related: set[frozenset[str]], covered: set[frozenset[str]],
-           max_pairs: int) -> list[tuple[Passage, Passage]]:
+def _pairs(
+    passages: list[Passage], related: set[frozenset[str]], covered: set[frozenset[str]], max_pairs: int
+) -> list[tuple[Passage, Passage]]:
     """Pairs of chunks from different, unrelated documents that name the same things, most alike first."""
     names = [_names(f"{p.title}\n{p.text}") for p in passages]
     frequency: Counter[str] = Counter(n for found in names for n in found)

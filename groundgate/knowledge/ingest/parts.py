@@ -136,7 +136,9 @@ class IngestPlan:
         return detect_with(
             self.detector, read,
             related={frozenset((i, old)) for i, d in self.documents.items() for old in d.supersedes},
-            covered={frozenset((a, b)) for e in declared for a in e.source_ids for b in e.source_ids if a != b},
+            covered={
+                frozenset((a, b)) for e in declared for a in e.source_ids for b in e.source_ids if a != b
+            },
             entity_ids={i: d.entity_ids for i, d in self.documents.items()},
             today=self.now.date(), already=self.contradictions_detected,
         )

@@ -106,8 +106,13 @@ class Detector(Protocol):
     """``lexical``, ``semantic``, ``judge``: for notes and reports."""
 
     def bearing(
-        self, entries: Sequence[Contradiction], *, question: str, passages: Sequence[Passage],
-        store: KnowledgeStore, threshold: float,
+        self,
+        entries: Sequence[Contradiction],
+        *,
+        question: str,
+        passages: Sequence[Passage],
+        store: KnowledgeStore,
+        threshold: float,
     ) -> Bearing:
         """Which open ``entries`` bear on the answer to ``question`` that rests on ``passages``.
 

@@ -52,7 +52,8 @@ def _prefix_opposed(left: str, right: str) -> bool:
     a, b = set(_words(left)), set(_words(right))
     return any(
         len(w) >= 4 and any(p + w in other for p in _PREFIXES)
-        for words, other in ((a, b), (b, a)) for w in words
+        for words, other in ((a, b), (b, a))
+        for w in words
     )
 
 
@@ -60,7 +61,9 @@ _SMALL = frozenset("of and for the & de van von".split())
 
 
 _AGENT = re.compile(r"\bby\s+((?:[\w&'’-]+\s+){0,4}[\w&'’-]+)", re.I)
-_AGENT_END = re.compile(r"\s+(?:in|on|at|for|from|with|under|since|during|who|which|whose|that|and|but)\b.*$", re.I)
+_AGENT_END = re.compile(
+    r"\s+(?:in|on|at|for|from|with|under|since|during|who|which|whose|that|and|but)\b.*$", re.I
+)
 
 
 def names(clause: str, question: str) -> set[str]:
@@ -85,24 +88,42 @@ def names(clause: str, question: str) -> set[str]:
 
 
 _ORDINAL_CENTURY = {
-    "fifteenth": 1400, "sixteenth": 1500, "seventeenth": 1600, "eighteenth": 1700,
-    "nineteenth": 1800, "twentieth": 1900, "twenty-first": 2000,
+    "fifteenth": 1400,
+    "sixteenth": 1500,
+    "seventeenth": 1600,
+    "eighteenth": 1700,
+    "nineteenth": 1800,
+    "twentieth": 1900,
+    "twenty-first": 2000,
 }
 _HUNDREDS = {"fifteen": 1500, "sixteen": 1600, "seventeen": 1700, "eighteen": 1800, "nineteen": 1900}
 _DECADES = {
-    "tens": 10, "twenties": 20, "thirties": 30, "forties": 40, "fifties": 50,
-    "sixties": 60, "seventies": 70, "eighties": 80, "nineties": 90,
+    "tens": 10,
+    "twenties": 20,
+    "thirties": 30,
+    "forties": 40,
+    "fifties": 50,
+    "sixties": 60,
+    "seventies": 70,
+    "eighties": 80,
+    "nineties": 90,
 }
 _PART = r"(?:(?P<part>early|mid|late)[\s-]+)?"
 _WORD_DECADE = re.compile(
-    _PART + r"(?P<hundred>fifteen|sixteen|seventeen|eighteen|nineteen)[\s-]+(?P<decade>hundreds|tens|twenties|"
-    r"thirties|forties|fifties|sixties|seventies|eighties|nineties)\b", re.I,
+    _PART
+    + r"(?P<hundred>fifteen|sixteen|seventeen|eighteen|nineteen)[\s-]+(?P<decade>hundreds|tens|twenties|"
+    r"thirties|forties|fifties|sixties|seventies|eighties|nineties)\b",
+    re.I,
 )
 _DIGIT_DECADE = re.compile(_PART + r"\b(?P<year>1[5-9]\d0|20[0-2]0)['’]?s\b", re.I)
-_CENTURY = re.compile(_PART + r"(?:the\s+)?(?P<ordinal>" + "|".join(_ORDINAL_CENTURY) + r")\s+century\b", re.I)
+_CENTURY = re.compile(
+    _PART + r"(?:the\s+)?(?P<ordinal>" + "|".join(_ORDINAL_CENTURY) + r")\s+century\b", re.I
+)
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b(?!['’]?s)")
 _WARS = re.compile(r"\b(?P<when>after|before|during)\s+the\s+(?P<war>first|second)\s+world\s+war\b", re.I)
-_SEASON = re.compile(r"\b(?:(?P<part>early|mid|late)[\s-]+)?(?P<season>spring|summer|autumn|fall|winter)\b", re.I)
+_SEASON = re.compile(
+    r"\b(?:(?P<part>early|mid|late)[\s-]+)?(?P<season>spring|summer|autumn|fall|winter)\b", re.I
+)
 
 
 def _narrowed(start: int, length: int, part: str | None) -> tuple[int, int]:
@@ -132,8 +153,11 @@ def periods(text: str) -> set[tuple[int, int] | str]:
     for m in _WARS.finditer(text):
         end = 1918 if m.group("war").lower() == "first" else 1945
         start = 1914 if end == 1918 else 1939
-        found.add({"after": (end, end + 9), "before": (start - 10, start - 1), "during": (start, end)}[
-            m.group("when").lower()])
+        found.add(
+            {"after": (end, end + 9), "before": (start - 10, start - 1), "during": (start, end)}[
+                m.group("when").lower()
+            ]
+        )
     for m in _SEASON.finditer(text):
         season = m.group("season").lower().replace("fall", "autumn")
         found.add(f"{(m.group('part') or '').lower()} {season}".strip())
@@ -141,6 +165,7 @@ def periods(text: str) -> set[tuple[int, int] | str]:
 
 
 def overlaps(left: Iterable[tuple[int, int] | str], right: Iterable[tuple[int, int] | str]) -> bool:
+    """Whether two sets of periods share a year (or a season, by name)."""
     for a in left:
         for b in right:
             if isinstance(a, str) or isinstance(b, str):
@@ -152,13 +177,17 @@ def overlaps(left: Iterable[tuple[int, int] | str], right: Iterable[tuple[int, i
 
 
 _ENTITY_OPENERS = re.compile(r"^\s*(?:who|whom|whose|which|by\s+whom)\b", re.I)
-_PERIOD_OPENERS = re.compile(r"^\s*(?:when|in\s+which\s+(?:year|decade|century|season)|what\s+(?:year|decade|"
-                             r"century|season|period))\b", re.I)
+_PERIOD_OPENERS = re.compile(
+    r"^\s*(?:when|in\s+which\s+(?:year|decade|century|season)|what\s+(?:year|decade|"
+    r"century|season|period))\b",
+    re.I,
+)
 
 
 _SEVERAL = re.compile(
     r"\bor\b|,\s*and\b|\band\s+(?:what|who|which|when|where|how|does|did|do|is|was|are|were|has|had|can)\b"
-    r"|\b(?:more|less|fewer|older|younger|taller|longer|larger|bigger|smaller)\b", re.I,
+    r"|\b(?:more|less|fewer|older|younger|taller|longer|larger|bigger|smaller)\b",
+    re.I,
 )
 _RELATIVE = re.compile(r"(?<=\w)\s+(?:where|whose|that|who|whom|which|when|before|after|under)\s+\w", re.I)
 
@@ -205,8 +234,12 @@ def _shares_a_name(left: set[str], right: set[str], question: str) -> bool:
     asked = {w.lower() for w in re.findall(r"[\w&'.-]+", question)}
 
     def words(found: set[str]) -> set[str]:
-        return {w for n in found for w in n.split() if w not in _SMALL and w not in _ARTICLES
-                and w not in asked and len(w) > 2}
+        return {
+            w
+            for n in found
+            for w in n.split()
+            if w not in _SMALL and w not in _ARTICLES and w not in asked and len(w) > 2
+        }
 
     return bool(words(left) & words(right))
 

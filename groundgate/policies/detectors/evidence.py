@@ -41,10 +41,14 @@ def retrieved_passages(envelopes: Iterable[dict[str, Any]]) -> list[Passage]:
                 if not text.strip() or (sid, text) in seen:
                     continue
                 seen.add((sid, text))
-                out.append(Passage(
-                    source_id=sid, text=text, title=str(item.get("title") or ""),
-                    validity=Validity.model_validate(item.get("validity") or {}),
-                ))
+                out.append(
+                    Passage(
+                        source_id=sid,
+                        text=text,
+                        title=str(item.get("title") or ""),
+                        validity=Validity.model_validate(item.get("validity") or {}),
+                    )
+                )
     return out
 
 
@@ -71,10 +75,15 @@ def resting_passages(claims: Sequence[Claim], store: KnowledgeStore) -> list[Pas
             continue
         seen.add(best)
         doc = store.get_document(best[0])
-        out.append(Passage(
-            source_id=best[0], text=best[1], title=doc.title if doc else "",
-            validity=doc.validity if doc else Validity(), role="rests",
-        ))
+        out.append(
+            Passage(
+                source_id=best[0],
+                text=best[1],
+                title=doc.title if doc else "",
+                validity=doc.validity if doc else Validity(),
+                role="rests",
+            )
+        )
     return out
 
 
@@ -87,13 +96,17 @@ def answer_passages(
 
 _MARKUP = re.compile(r"\*\*|__|^#+\s*|^\s*(?:[-*]|\d+[.)])\s+", re.M)
 _ANSWER_WORD = re.compile(r"^(yes|no)[.!]?$", re.I)
+
+
 def statements(text: str) -> list[str]:
     """A passage's sentences that state something: no headings, no questions; "No." joins what follows."""
     out: list[str] = []
     pending = ""
     for line in _MARKUP.sub("", text).splitlines():
         line = line.strip()
-        if not line or (len(line.split()) <= 8 and not re.search(r"[.!;:]$|[.!]\W*$", line) and "." not in line):
+        if not line or (
+            len(line.split()) <= 8 and not re.search(r"[.!;:]$|[.!]\W*$", line) and "." not in line
+        ):
             continue  # a heading or a title line
         for sentence in sentences(line):
             if sentence.endswith("?"):

@@ -34,10 +34,14 @@ def as_envelopes(passages: Sequence[Passage]) -> list[dict[str, Any]]:
     return [
         {
             "tool": "search_evidence",
-            "results": [{
-                "source_ids": [p.source_id], "snippet": p.text, "title": p.title,
-                "validity": p.validity.model_dump(mode="json"),
-            }],
+            "results": [
+                {
+                    "source_ids": [p.source_id],
+                    "snippet": p.text,
+                    "title": p.title,
+                    "validity": p.validity.model_dump(mode="json"),
+                }
+            ],
         }
         for p in passages
         if p.role == "retrieved"
@@ -51,16 +55,24 @@ class LexicalDetector:
     name: str = "lexical"
 
     def bearing(
-        self, entries: Sequence[Contradiction], *, question: str, passages: Sequence[Passage],
-        store: KnowledgeStore, threshold: float,
+        self,
+        entries: Sequence[Contradiction],
+        *,
+        question: str,
+        passages: Sequence[Passage],
+        store: KnowledgeStore,
+        threshold: float,
     ) -> Bearing:
-        """The entries whose topic or disputed point the question asks about, or a yes/no
-        question's resting passages state."""
+        """The entries the question asks about, or whose point a yes/no question's resting passages state."""
         evidence = [p.text for p in passages if p.role == "rests"] if asks_for_verdict(question) else []
-        return Bearing(frozenset(
-            e.id for e in entries
-            if bears_on_question(e, question, threshold) or (evidence and rests_on(store, e, question, evidence))
-        ))
+        return Bearing(
+            frozenset(
+                e.id
+                for e in entries
+                if bears_on_question(e, question, threshold)
+                or (evidence and rests_on(store, e, question, evidence))
+            )
+        )
 
     def disagreements(
         self, passages: Sequence[Passage], *, question: str | None, store: KnowledgeStore | None = None
@@ -68,12 +80,14 @@ class LexicalDetector:
         """Conflicting values of what the question asks, in the retrieved passages."""
         if question is None or store is None:
             return Detection()  # the ingest-time reading works on value statements (see module doc)
-        return Detection(tuple(
-            Finding(
-                topic=point.topic,
-                positions=tuple(FindingPosition(p.statement, p.source_ids) for p in point.positions),
-                kind="value",
-                detector=self.name,
+        return Detection(
+            tuple(
+                Finding(
+                    topic=point.topic,
+                    positions=tuple(FindingPosition(p.statement, p.source_ids) for p in point.positions),
+                    kind="value",
+                    detector=self.name,
+                )
+                for point in find_disagreements(question, as_envelopes(passages), store)
             )
-            for point in find_disagreements(question, as_envelopes(passages), store)
-        ))
+        )

@@ -30,7 +30,9 @@ POSITION_RESTATED = 0.5
 
 
 def presentable(
-    findings: Sequence[Finding], passages: Sequence[Passage], store: KnowledgeStore | None,
+    findings: Sequence[Finding],
+    passages: Sequence[Passage],
+    store: KnowledgeStore | None,
     entries: Sequence[Contradiction] = (),
 ) -> list[Finding]:
     """The findings that are disagreements the register does not hold, one per pair of sources."""
@@ -45,13 +47,16 @@ def presentable(
             continue
         if any(a & b for i, a in enumerate(sides) for b in sides[i + 1 :]):
             continue  # one source on two sides is a change within a document, not two sources
-        pairs = [(a, b) for i, left in enumerate(sides) for right in sides[i + 1 :] for a in left for b in right]
+        pairs = [
+            (a, b) for i, left in enumerate(sides) for right in sides[i + 1 :] for a in left for b in right
+        ]
         if not any(_in_force_together(validity, a, b) and not _versions(store, a, b) for a, b in pairs):
             continue
         sources = finding.source_ids
         if any(sources <= set(e.source_ids) for e in entries) or any(
             terms and coverage(terms, p.statement) >= POSITION_RESTATED
-            for terms in recorded for p in finding.positions
+            for terms in recorded
+            for p in finding.positions
         ):
             continue
         kept.setdefault(sources, finding)
@@ -89,12 +94,15 @@ def _current(finding: Finding, store: KnowledgeStore | None) -> Finding:
     """The finding without the sources another of its sources supersedes (an old version is no side)."""
     if store is None:
         return finding
-    replaced = {old for sid in finding.source_ids if (doc := store.get_document(sid)) for old in doc.supersedes}
+    replaced = {
+        old for sid in finding.source_ids if (doc := store.get_document(sid)) for old in doc.supersedes
+    }
     if not replaced & finding.source_ids:
         return finding
     positions = tuple(
         replace(p, source_ids=kept)
-        for p in finding.positions if (kept := tuple(s for s in p.source_ids if s not in replaced))
+        for p in finding.positions
+        if (kept := tuple(s for s in p.source_ids if s not in replaced))
     )
     return replace(finding, positions=positions)
 

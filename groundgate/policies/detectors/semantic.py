@@ -54,14 +54,16 @@ class Clause:
     @property
     def read_as(self) -> str:
         """What is embedded: the clause, after its title when it says "it", "she", "its" ..."""
-        return f"{self.context}: {self.text}" if self.context and _REFERS_BACK.search(self.text) else self.text
+        return (
+            f"{self.context}: {self.text}" if self.context and _REFERS_BACK.search(self.text) else self.text
+        )
 
 
 _REFERS_BACK = re.compile(
     r"\b(?:it|its|she|her|he|his|they|their|this|these|the (?:building|company|firm|ship|club|park|app|"
-    r"market|site|picture|device|reader|cheese|pigment|honey|library|school|viaduct|hall|ferry|boat))\b", re.I
+    r"market|site|picture|device|reader|cheese|pigment|honey|library|school|viaduct|hall|ferry|boat))\b",
+    re.I,
 )
-
 
 
 def clauses_of(passage: Passage) -> list[Clause]:
@@ -95,9 +97,16 @@ class SemanticDetector:
     name = "semantic"
 
     def __init__(
-        self, embedder: Embedder | None = None, *, lexical: LexicalDetector | None = None,
-        question_fit: float = 0.45, agreement: float = 0.45, restated: float = 0.8, max_sources: int = 6,
-        ingest_similarity: float = 0.75, ingest_kinds: tuple[Kind, ...] = ("polarity",),
+        self,
+        embedder: Embedder | None = None,
+        *,
+        lexical: LexicalDetector | None = None,
+        question_fit: float = 0.45,
+        agreement: float = 0.45,
+        restated: float = 0.8,
+        max_sources: int = 6,
+        ingest_similarity: float = 0.75,
+        ingest_kinds: tuple[Kind, ...] = ("polarity",),
     ) -> None:
         self.fallback: str | None = None
         if embedder is None:
@@ -111,7 +120,11 @@ class SemanticDetector:
         self.embedder = embedder
         self.lexical = lexical if lexical is not None else LexicalDetector()
         self.question_fit, self.agreement, self.restated = question_fit, agreement, restated
-        self.max_sources, self.ingest_similarity, self.ingest_kinds = max_sources, ingest_similarity, ingest_kinds
+        self.max_sources, self.ingest_similarity, self.ingest_kinds = (
+            max_sources,
+            ingest_similarity,
+            ingest_kinds,
+        )
         self._cache: dict[str, np.ndarray] = {}
 
     def _vectors(self, texts: Sequence[str]) -> np.ndarray:
@@ -128,16 +141,24 @@ class SemanticDetector:
         return (f"MiniLM unavailable: {self.fallback}",) if self.fallback else ()
 
     def bearing(
-        self, entries: Sequence[Contradiction], *, question: str, passages: Sequence[Passage],
-        store: KnowledgeStore, threshold: float,
+        self,
+        entries: Sequence[Contradiction],
+        *,
+        question: str,
+        passages: Sequence[Passage],
+        store: KnowledgeStore,
+        threshold: float,
     ) -> Bearing:
         """The lexical rules; and for a yes/no question, entries a resting clause restates by meaning.
 
         As with the lexical rules, a verdict depends on every rule it rests on, while a
         question asking for a fact is answered from the same passage without taking a side.
         """
-        found = set(self.lexical.bearing(entries, question=question, passages=passages, store=store,
-                                         threshold=threshold).entry_ids)
+        found = set(
+            self.lexical.bearing(
+                entries, question=question, passages=passages, store=store, threshold=threshold
+            ).entry_ids
+        )
         if not asks_for_verdict(question):
             return Bearing(frozenset(found), self._notes())
         resting = [c for p in passages if p.role == "rests" for c in clauses_of(p)]
@@ -159,7 +180,9 @@ class SemanticDetector:
         lexical = self.lexical.disagreements(passages, question=question, store=store)
         if question is None:
             found = self._any_finding(passages)
-            return Detection((*lexical.findings, *([found] if found else [])), (*lexical.notes, *self._notes()))
+            return Detection(
+                (*lexical.findings, *([found] if found else [])), (*lexical.notes, *self._notes())
+            )
         kind = asked_kind(question)
         if kind is None:
             return Detection(lexical.findings, (*lexical.notes, *self._notes()))
@@ -194,7 +217,9 @@ class SemanticDetector:
             return None
         resting = [i for i in best.values() if units[i].rests]
         anchor = max(resting or best.values(), key=lambda i: fit[i])
-        aligned = [i for i in best.values() if i != anchor and float(vectors[i] @ vectors[anchor]) >= self.agreement]
+        aligned = [
+            i for i in best.values() if i != anchor and float(vectors[i] @ vectors[anchor]) >= self.agreement
+        ]
         slots = {i: self._slot(units[i].sentence, kind, question) for i in [anchor, *aligned]}
         aligned = [i for i in aligned if _same_event(units[anchor].sentence, units[i].sentence)]
         sides: list[list[int]] = [[anchor]]
@@ -210,7 +235,8 @@ class SemanticDetector:
         return Finding(
             topic=f"the sources answer differently: {question.strip()}",
             positions=tuple(
-                FindingPosition(units[side[0]].sentence, tuple(units[i].source_id for i in side)) for side in sides
+                FindingPosition(units[side[0]].sentence, tuple(units[i].source_id for i in side))
+                for side in sides
             ),
             kind=kind,
             detector=self.name,
@@ -235,16 +261,21 @@ class SemanticDetector:
                 if left.source_id == right.source_id or similar[i, j] < self.ingest_similarity:
                     continue
                 for kind in self.ingest_kinds:
-                    if contrast(kind, left.sentence, right.sentence, "") and (best is None or similar[i, j] > best[0]):
+                    if contrast(kind, left.sentence, right.sentence, "") and (
+                        best is None or similar[i, j] > best[0]
+                    ):
                         best = (float(similar[i, j]), i, j, kind)
         if best is None:
             return None
         _, i, j, kind = best
         return Finding(
             topic=_shared_words(units[i].sentence, units[j].sentence),
-            positions=(FindingPosition(units[i].sentence, (units[i].source_id,)),
-                       FindingPosition(units[j].sentence, (units[j].source_id,))),
-            kind=kind, detector=self.name,
+            positions=(
+                FindingPosition(units[i].sentence, (units[i].source_id,)),
+                FindingPosition(units[j].sentence, (units[j].source_id,)),
+            ),
+            kind=kind,
+            detector=self.name,
         )
 
     def _slot(self, sentence: str, kind: Kind, question: str) -> str:
@@ -268,7 +299,11 @@ def _holds_slot(text: str, kind: Kind, question: str) -> bool:
 
 def _sentence_read_as(clause: Clause) -> str:
     """A sentence after its passage's title when it says "it", "she", "the building" ..."""
-    return f"{clause.context}: {clause.sentence}" if clause.context and _REFERS_BACK.search(clause.sentence) else clause.sentence
+    return (
+        f"{clause.context}: {clause.sentence}"
+        if clause.context and _REFERS_BACK.search(clause.sentence)
+        else clause.sentence
+    )
 
 
 def _same_event(left: str, right: str) -> bool:
