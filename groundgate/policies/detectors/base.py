@@ -102,8 +102,10 @@ class Bearing:
 class Detector(Protocol):
     """The two questions; every implementation answers both, and only ever reads."""
 
-    name: str
-    """``lexical``, ``semantic``, ``judge``: for notes and reports."""
+    @property
+    def name(self) -> str:
+        """``lexical``, ``semantic``, ``judge``: for notes and reports."""
+        ...
 
     def bearing(
         self,

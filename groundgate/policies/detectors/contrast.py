@@ -222,8 +222,8 @@ def contrast(kind: Kind, left: str, right: str, question: str) -> bool:
         a, b = names(left, question), names(right, question)
         return bool(a) and bool(b) and not _shares_a_name(a, b, question)
     if kind == "period":
-        a, b = periods(left), periods(right)
-        return bool(a) and bool(b) and not overlaps(a, b)
+        when_left, when_right = periods(left), periods(right)
+        return bool(when_left) and bool(when_right) and not overlaps(when_left, when_right)
     return False
 
 

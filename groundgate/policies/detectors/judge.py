@@ -240,7 +240,8 @@ class JudgeDetector:
         """
         answers = parsed.get("answers")
         if not isinstance(answers, list):  # the asked shape: one key per passage number
-            answers = [parsed.get(str(i), parsed.get(i)) for i in range(1, len(chosen) + 1)]
+            keyed: dict[Any, Any] = parsed  # JSON keys are strings; a script-style reply's are numbers
+            answers = [keyed.get(str(i), keyed.get(i)) for i in range(1, len(chosen) + 1)]
         read: dict[int, tuple[str, str]] = {}  # passage index: (answer, the passage's words for it)
         for index, answer in enumerate(answers[: len(chosen)]):
             held = _held(answer, index, quoted, question)

@@ -179,9 +179,9 @@ class SemanticDetector:
         """The lexical findings, then sources whose answering clauses speak to one point and differ."""
         lexical = self.lexical.disagreements(passages, question=question, store=store)
         if question is None:
-            found = self._any_finding(passages)
+            alike = self._any_finding(passages)
             return Detection(
-                (*lexical.findings, *([found] if found else [])), (*lexical.notes, *self._notes())
+                (*lexical.findings, *([alike] if alike else [])), (*lexical.notes, *self._notes())
             )
         kind = asked_kind(question)
         if kind is None:
