@@ -104,3 +104,35 @@ def test_the_semantic_detector_at_ingest_opens_the_disagreement_in_words(tmp_pat
     assert any("trail-byelaws" in pair for pair in pairs), "the byelaws' no is filed against a yes"
     assert frozenset({"TR-OLD", "TR-NEW"}) not in pairs and all("ferry" not in pair for pair in pairs)
     assert all(e.status == "open" and e.origin == "detected" for e in store.contradictions(status=None))
+
+
+def test_the_judge_at_ingest_files_a_pair_whose_quotes_the_passages_hold(tmp_path):
+    import json
+
+    from langchain_core.messages import AIMessage
+
+    from groundgate.policies.detectors.judge import SYSTEM_PAIR, JudgeDetector
+    from groundgate.testing.fake import ScriptedChatModel
+
+    def reply(messages):
+        user = messages[1].content
+        assert messages[0].content == SYSTEM_PAIR
+        if "welcome" in user and "not allowed" in user:
+            first_welcome = user.index("welcome") < user.index("not allowed")
+            quotes = ["Dogs are welcome", "Dogs are not allowed"]
+            one, two = quotes if first_welcome else quotes[::-1]
+            return AIMessage(content=json.dumps({"conflict": True, "1": one, "2": two}))
+        if "run free" in user:  # a quote no passage holds is not filed
+            return AIMessage(content=json.dumps({"conflict": True, "1": "dogs are banned", "2": "dogs roam"}))
+        return AIMessage(content='{"conflict": false}')
+
+    judge = JudgeDetector(ScriptedChatModel(script=[reply]), model_name="scripted")
+    store, _ = _ingest(tmp_path, judge)
+    pairs = {frozenset(e.source_ids) for e in store.contradictions(status=None)}
+    assert pairs == {frozenset({"trail-leaflet", "trail-byelaws"})}
+    (entry,) = store.contradictions(status=None)
+    assert entry.status == "open" and entry.origin == "detected"
+    assert {p.statement for p in entry.positions} == {
+        "Dogs are welcome on the Hollin Ridge trail near Marsh End, as long as they are kept on a lead.",
+        "Dogs are not allowed on the Hollin Ridge trail near Marsh End at any time of year.",
+    }

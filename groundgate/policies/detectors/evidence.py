@@ -19,11 +19,18 @@ from groundgate.knowledge.ingest.chunking import chunk_document
 from groundgate.knowledge.ingest.extract import sentences
 from groundgate.knowledge.model import Validity
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, coverage, stems, term_covered
+from groundgate.knowledge.text import content_terms, coverage, stem, stems, term_covered
 from groundgate.policies.detectors.base import Passage
 from groundgate.policies.stated import NAME
 
-__all__ = ["about_subject", "answer_passages", "resting_passages", "retrieved_passages", "statements"]
+__all__ = [
+    "about_subject",
+    "answer_passages",
+    "resting_passages",
+    "retrieved_passages",
+    "shared_topic",
+    "statements",
+]
 
 _PASSAGE_TOOLS = ("search_evidence", "get_source")
 
@@ -134,3 +141,10 @@ def about_subject(question: str, passage: Passage) -> bool:
         if words and (held < len(words) if len(words) <= 2 else 2 * held < len(words)):
             return False
     return True
+
+
+def shared_topic(left: str, right: str) -> str:
+    """What two sentences are both about, in the first one's words ("Dogs on the Hollin Ridge trail")."""
+    from groundgate.knowledge.ingest.contradictions import readable_topic
+
+    return readable_topic(left, {stem(w) for w in stems(left) & stems(right)})

@@ -28,7 +28,7 @@ from groundgate.knowledge.port import KnowledgeStore
 from groundgate.policies.contradiction import asks_for_verdict
 from groundgate.policies.detectors.base import Bearing, Detection, Finding, FindingPosition, Kind, Passage
 from groundgate.policies.detectors.contrast import asked_kind, contrast, names, periods
-from groundgate.policies.detectors.evidence import about_subject, statements
+from groundgate.policies.detectors.evidence import about_subject, shared_topic, statements
 from groundgate.policies.detectors.lexical import LexicalDetector
 
 __all__ = ["Clause", "SemanticDetector", "clauses_of"]
@@ -269,7 +269,7 @@ class SemanticDetector:
             return None
         _, i, j, kind = best
         return Finding(
-            topic=_shared_words(units[i].sentence, units[j].sentence),
+            topic=shared_topic(units[i].sentence, units[j].sentence),
             positions=(
                 FindingPosition(units[i].sentence, (units[i].source_id,)),
                 FindingPosition(units[j].sentence, (units[j].source_id,)),
@@ -310,12 +310,3 @@ def _same_event(left: str, right: str) -> bool:
     """Two sentences that each name a kind of event name one in common ("founded", "set up")."""
     a, b = event_kinds(left), event_kinds(right)
     return not a or not b or bool(a & b)
-
-
-def _shared_words(left: str, right: str) -> str:
-    """What two sentences are both about, in the first one's words ("dogs on the Hollin Ridge trail")."""
-    from groundgate.knowledge.ingest.contradictions import readable_topic
-    from groundgate.knowledge.text import stem, stems
-
-    shared = {stem(w) for w in stems(left) & stems(right)}
-    return readable_topic(left, shared)
