@@ -42,3 +42,16 @@ def test_minilm_benchmark_prints_sentences_per_second(minilm):
             if line.count("|") >= 2}
     for row in ("passages (sentences/s)", "queries (sentences/s)", "passages (per CPU s)"):
         assert float(rows[row]) > 0, (row, rows)
+
+
+def test_contradictions_table_prints_every_detector_row():
+    root = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])  # this checkout's groundgate
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "contradictions_table.py"), "--detectors", "lexical",
+         "--only", "disputes", "--split", "dev"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": path},
+    )
+    assert out.returncode == 0, out.stderr
+    assert "| lexical | 24 |" in out.stdout, out.stdout
+    assert "Non-contested questions where a disagreement was shown" in out.stdout

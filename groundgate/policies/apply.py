@@ -20,7 +20,7 @@ from groundgate.knowledge.model import Document
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage
 from groundgate.policies.contradiction import present
-from groundgate.policies.disagreement import find_disagreements
+from groundgate.policies.detectors import detected_points
 from groundgate.policies.grounding import evidence_from
 from groundgate.policies.invariants import InvariantVerdict, Register, RunTrace, Violation, applicable, check
 from groundgate.policies.policyset import PolicySet
@@ -280,10 +280,14 @@ def apply_policies(
     said = [c.text for c in claims if c.grounded_by != "none" or c.status == "flagged"]
     applies = applicable(register, trace, said, threshold=policies.topic_relevance)
     if policies.disagreement and not (policies.contradictions and applies.question):
-        for point in find_disagreements(question, envelopes, store):
+        points, detector_notes = detected_points(
+            policies.detector, question=question, claims=claims, envelopes=envelopes, store=store
+        )
+        notes.extend(f"detector ({policies.detector.name}): {n}" for n in detector_notes)
+        for point in points:
             contested.append(point)
-            notes.append("disagreement policy: the retrieved sources give different values "
-                         "and no register entry covers it")
+            notes.append("disagreement policy: the retrieved sources disagree on what was asked "
+                         f"and no register entry covers it ({policies.detector.name} detector)")
     if policies.contradictions:
         notes.extend(
             f"contradiction policy: {e.id} ({e.topic}) touches this answer's entities "

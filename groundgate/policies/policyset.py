@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
+
+from groundgate.policies.detectors.base import Detector
+from groundgate.policies.detectors.lexical import LexicalDetector
 
 __all__ = ["PolicySet"]
 
@@ -22,6 +25,11 @@ class PolicySet:
     """What happens to a claim no source or walked path supports."""
     topic_relevance: float = 0.5
     """Share of a contested topic's words the question must contain for it to bear."""
+    detector: Detector = field(default_factory=LexicalDetector)
+    """Who answers the two fuzzy questions: does an open entry bear on the answer, do the
+    passages it rests on disagree on what was asked. ``LexicalDetector`` (numbers, dates,
+    names; the default), ``SemanticDetector`` (the bundled MiniLM) or ``JudgeDetector``
+    (a chat model); see ``groundgate/policies/detectors/``."""
 
     @classmethod
     def off(cls) -> PolicySet:

@@ -5,6 +5,11 @@ same unit about nearly the same subject (the same words, give or take a couple),
 both documents are valid at the same time and neither supersedes the other. Extra
 qualifiers ("on new business in zone H3") change the subject, so scoped rules do not
 collide with general ones. The detector only ever opens entries; a person resolves them.
+
+That is the lexical reading. Any detector of the gate's protocol (``PolicySet.detector``:
+semantic, a model judge) can read the same corpus at ingest (``ingest(..., detector=)``,
+``knowledge/ingest/detected.py``); whatever finds it, an entry is made by
+``detected_entry``: origin ``detected``, status ``open``, never resolved.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from groundgate.knowledge.ingest.extract import ValueStatement
 from groundgate.knowledge.model import Contradiction, Position
 from groundgate.knowledge.text import stem
 
-__all__ = ["detect_contradictions", "normal_value"]
+__all__ = ["detect_contradictions", "detected_entry", "normal_value"]
 
 MIN_SHARED_WORDS = 3
 MAX_DIFFERENT_WORDS = 2
@@ -204,25 +209,36 @@ def detect_contradictions(
                 != _title_key(titles.get(right.doc_id, right.doc_id))
             ):
                 continue  # each is about its own article's subject
-            key = "|".join(sorted([left.sentence, right.sentence]))
-            entry_id = "CTR-D-" + hashlib.sha256(key.encode()).hexdigest()[:8]
-            shared = left.subject & right.subject
-            entities = tuple(
-                dict.fromkeys(
-                    (*entity_ids.get(left.doc_id, ()), *entity_ids.get(right.doc_id, ()))
-                )
-            ) or tuple(sorted(pair))
-            found[entry_id] = Contradiction(
-                id=entry_id,
-                topic=readable_topic(left.sentence, shared),
-                entity_ids=entities,
-                positions=(
-                    Position(statement=left.sentence, source_ids=(left.doc_id,)),
-                    Position(statement=right.sentence, source_ids=(right.doc_id,)),
-                ),
-                status="open",
-                owner=None,
-                opened_at=today,
-                origin="detected",
+            entry = detected_entry(
+                readable_topic(left.sentence, left.subject & right.subject),
+                [(left.sentence, (left.doc_id,)), (right.sentence, (right.doc_id,))],
+                entity_ids=entity_ids, today=today,
             )
+            found[entry.id] = entry
     return sorted(found.values(), key=lambda c: c.id)
+
+
+def detected_entry(
+    topic: str, positions: list[tuple[str, tuple[str, ...]]], *, entity_ids: dict[str, tuple[str, ...]],
+    today: date,
+) -> Contradiction:
+    """A register entry for a disagreement a detector found: ``detected``, ``open``, no owner.
+
+    Its id is a hash of the positions' statements, so the same finding re-ingested is the
+    same entry. Its entities are the documents' declared ones, or the documents themselves.
+    """
+    key = "|".join(sorted(statement for statement, _ in positions))
+    sources = [sid for _, ids in positions for sid in ids]
+    entities = tuple(dict.fromkeys(e for sid in sources for e in entity_ids.get(sid, ()))) or tuple(
+        sorted(set(sources))
+    )
+    return Contradiction(
+        id="CTR-D-" + hashlib.sha256(key.encode()).hexdigest()[:8],
+        topic=topic,
+        entity_ids=entities,
+        positions=tuple(Position(statement=statement, source_ids=ids) for statement, ids in positions),
+        status="open",
+        owner=None,
+        opened_at=today,
+        origin="detected",
+    )

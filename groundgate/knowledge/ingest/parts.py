@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 from groundgate.errors import CorpusError
 from groundgate.knowledge.embed import Embedder
@@ -19,6 +20,7 @@ from groundgate.knowledge.ingest.extract import MentionIndex
 from groundgate.knowledge.ingest.files import read_text
 from groundgate.knowledge.ingest.reader import parse_document
 from groundgate.knowledge.model import (
+    Chunk,
     Contradiction,
     Document,
     Entity,
@@ -83,6 +85,9 @@ class IngestPlan:
     """Chunks pass 2 has made so far."""
     relationships: int = 0
     """Relationships pass 2 has yielded so far."""
+    detector: Any = None
+    """A detector of the gate's protocol that also reads the chunks at ingest (``detected.py``);
+    ``None``: the lexical reading of value statements only."""
 
     @property
     def entities(self) -> int:
@@ -100,20 +105,42 @@ class IngestPlan:
         mentions = MentionIndex(self.names)
         ids = list(self.documents)
         edges = list(self.declared_edges.values())
+        read: list[tuple[Chunk, str, Validity]] = []  # what a detector reads, when one is given
         for start in range(0, len(ids), PART_DOCUMENTS):
             docs = [self._read_again(doc_id) for doc_id in ids[start : start + PART_DOCUMENTS]]
             done = start + len(docs)
             if progress:
                 progress("chunk", done, len(ids))
-            yield self._part(docs, edges + self._edges(docs, mentions), embedder, progress, done)
+            part = self._part(docs, edges + self._edges(docs, mentions), embedder, progress, done)
+            if self.detector is not None:
+                read.extend((c, self.documents[c.doc_id].title, self.documents[c.doc_id].validity)
+                            for c in part.chunks)
+            yield part
             edges = []
         if edges:  # a folder of declared knowledge only
             self.relationships += len(edges)
+        if self.detector is not None:
+            self.contradictions_detected += self._detected(read)
         yield IngestBatch(
             entities=[*self.declared_entities, *self._document_entities(), *self.extracted_entities],
             relationships=edges,
             contradictions=[*self.contradictions_declared, *self.contradictions_detected],
             resolution_log=self.resolution_log,
+        )
+
+    def _detected(self, read: list[tuple[Chunk, str, Validity]]) -> list[Contradiction]:
+        """What the detector finds in the chunks, as detected, open entries (``detected.py``)."""
+        from groundgate.knowledge.ingest.detected import detect_with
+
+        declared = self.contradictions_declared
+        return detect_with(
+            self.detector, read,
+            related={frozenset((i, old)) for i, d in self.documents.items() for old in d.supersedes},
+            covered={
+                frozenset((a, b)) for e in declared for a in e.source_ids for b in e.source_ids if a != b
+            },
+            entity_ids={i: d.entity_ids for i, d in self.documents.items()},
+            today=self.now.date(), already=self.contradictions_detected,
         )
 
     def _read_again(self, doc_id: str) -> Document:

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.ingest.parts import IngestPlan, Progress
@@ -67,8 +68,13 @@ def ingest(
     now: datetime | None = None,
     embedder: Embedder | None = None,
     progress: Progress | None = None,
+    detector: Any = None,
 ) -> IngestReport:
     """Ingest a corpus folder into ``store`` in one transaction.
+
+    ``detector`` (a ``groundgate.policies.detectors`` detector: semantic, a model judge)
+    also reads the chunks for disagreements and files them as detected, open entries;
+    without one, the lexical reading of value statements does (as it always does).
 
     Raises:
         CorpusError: A file is malformed; nothing of this ingest was written.
@@ -76,6 +82,7 @@ def ingest(
     moment = now or datetime.now(UTC).replace(microsecond=0)
     with _cyclic_gc_paused():
         plan = plan_ingest(store, Path(root), now=moment, progress=progress)
+        plan.detector = detector
         parts = plan.parts(embedder=embedder, progress=progress)
         if isinstance(store, StreamingWriter):
             written = store.apply_parts(parts, now=moment)

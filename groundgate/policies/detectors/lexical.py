@@ -1,0 +1,109 @@
+"""The lexical detector: what the words say, read without a model or an embedder.
+
+- ``bearing``: an open entry bears when the question holds ``threshold`` of its topic's
+  words, asks about what its positions argue over, or is a yes/no question and a passage
+  a claim rests on is about the question and states the contested point
+  (``policies/contradiction.py``).
+- ``disagreements``: retrieved passages of different documents give different values of
+  what the question asks: dates and years, amounts, percentages, durations, lengths,
+  counts, and for a who-question the people and bodies named
+  (``policies/disagreement.py``). At ingest (no question), different values of the same
+  unit about nearly the same subject (``knowledge/ingest/contradictions.py``).
+
+It sees numbers and names; a disagreement stated in words ("dogs are welcome" and "no
+dog may be taken") is beyond it: that is what the semantic detector and the judge are for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from groundgate.knowledge.model import Contradiction
+from groundgate.knowledge.port import KnowledgeStore
+from groundgate.knowledge.text import content_terms, coverage
+from groundgate.policies.detectors.base import Bearing, Detection, Finding, FindingPosition, Passage
+from groundgate.policies.disagreement import find_disagreements
+from groundgate.policies.invariants import QUESTION_FIT, _question_bears, _states_the_point, asks_for_verdict
+
+__all__ = ["LexicalDetector", "as_envelopes"]
+
+
+def as_envelopes(passages: Sequence[Passage]) -> list[dict[str, Any]]:
+    """Retrieved passages in the shape of the tool results they came from."""
+    return [
+        {
+            "tool": "search_evidence",
+            "results": [
+                {
+                    "source_ids": [p.source_id],
+                    "snippet": p.text,
+                    "title": p.title,
+                    "validity": p.validity.model_dump(mode="json"),
+                }
+            ],
+        }
+        for p in passages
+        if p.role == "retrieved"
+    ]
+
+
+@dataclass(frozen=True)
+class LexicalDetector:
+    """Numbers, dates and named parties, read from the words (the default)."""
+
+    name: str = "lexical"
+
+    def bearing(
+        self,
+        entries: Sequence[Contradiction],
+        *,
+        question: str,
+        passages: Sequence[Passage],
+        store: KnowledgeStore,
+        threshold: float,
+    ) -> Bearing:
+        """The entries the question asks about, or whose point a yes/no question's resting passages state."""
+        evidence = [p.text for p in passages if p.role == "rests"] if asks_for_verdict(question) else []
+        return Bearing(
+            frozenset(
+                e.id
+                for e in entries
+                if _question_bears(e, question, threshold)
+                or (evidence and rests_on(store, e, question, evidence))
+            )
+        )
+
+    def disagreements(
+        self, passages: Sequence[Passage], *, question: str | None, store: KnowledgeStore | None = None
+    ) -> Detection:
+        """Conflicting values of what the question asks, in the retrieved passages."""
+        if question is None or store is None:
+            return Detection()  # the ingest-time reading works on value statements (see module doc)
+        return Detection(
+            tuple(
+                Finding(
+                    topic=point.topic,
+                    positions=tuple(FindingPosition(p.statement, p.source_ids) for p in point.positions),
+                    kind="value",
+                    detector=self.name,
+                )
+                for point in find_disagreements(question, as_envelopes(passages), store)
+            )
+        )
+
+
+def rests_on(store: KnowledgeStore, entry: Contradiction, question: str, evidence: Sequence[str]) -> bool:
+    """Whether a passage of the evidence is about the question and states the entry's point."""
+    asked = content_terms(question)
+    about = [p for p in evidence if coverage(asked, p) >= QUESTION_FIT]
+    if not about:
+        return False
+    names = [
+        name
+        for entity in filter(None, (store.get_entity(i) for i in entry.entity_ids))
+        for name in (entity.name, *entity.aliases)
+        if name.strip()
+    ]
+    return any(_states_the_point(entry, passage, names) for passage in about)

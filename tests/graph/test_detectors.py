@@ -1,0 +1,235 @@
+"""The detector protocol behind the gate: whatever finds a disagreement, the gate presents it.
+
+A corpus written here (a country park) has two sources that disagree in words (dogs
+welcome on a trail; not allowed on it), two that agree in other words (camping
+not allowed; camping prohibited) and a superseded leaflet. The lexical detector sees no
+number to compare; the semantic one and a judge (a scripted model here; the real model's
+recordings replay in tests/replay/test_judge_cassettes.py) see the words.
+"""
+
+import json
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from groundgate.errors import ConfigError
+from groundgate.knowledge.embedded.store import SQLiteStore
+from groundgate.knowledge.ingest.pipeline import ingest
+from groundgate.models.offline import OfflinePlanner
+from groundgate.pipeline.build import build_pipeline
+from groundgate.policies.detectors import (
+    Bearing,
+    Detection,
+    Finding,
+    FindingPosition,
+    LexicalDetector,
+    Passage,
+)
+from groundgate.policies.detectors.judge import SYSTEM, JudgeDetector
+from groundgate.policies.detectors.semantic import SemanticDetector
+from groundgate.policies.policyset import PolicySet
+from groundgate.testing.fake import ScriptedChatModel
+from groundgate.testing.files import write_files
+
+DOCS = {
+    "park-leaflet.md": """\
+        # Kestrel Valley Country Park: a visitor's leaflet
+
+        Dogs are welcome on the Hollin Ridge trail, as long as they are kept on a lead.
+        Wild camping is not allowed anywhere in the park.
+        """,
+    "park-byelaws.md": """\
+        ---
+        id: KV-BL
+        title: Kestrel Valley Country Park byelaws
+        kind: regulation
+        ---
+        # Byelaws
+
+        Dogs are not allowed on the Hollin Ridge trail at any time of year.
+        Camping is prohibited within the park boundary.
+        """,
+    "old-leaflet.md": """\
+        ---
+        id: KV-OLD
+        title: Kestrel Valley leaflet, first edition
+        kind: leaflet
+        effective_from: 2020-01-01
+        ---
+        # First edition
+
+        Dogs may run free on the Hollin Ridge trail.
+        """,
+    "new-leaflet.md": """\
+        ---
+        id: KV-NEW
+        title: Kestrel Valley leaflet, second edition
+        kind: leaflet
+        effective_from: 2023-01-01
+        supersedes: [KV-OLD]
+        ---
+        # Second edition
+
+        Dogs must be kept on a lead on the Hollin Ridge trail.
+        """,
+}
+DOGS = "Are dogs allowed on the Hollin Ridge trail?"
+CAMPING = "Is camping allowed in the Kestrel Valley Country Park?"
+
+
+@pytest.fixture(scope="module")
+def park(tmp_path_factory):
+    root = write_files(tmp_path_factory.mktemp("park"), DOCS)
+    store = SQLiteStore.from_path(":memory:")
+    store.setup()
+    ingest(store, root)
+    return store
+
+
+def _ask(store, detector, question):
+    graph = build_pipeline(store, OfflinePlanner(), policies=PolicySet(detector=detector))
+    return graph.invoke({"question": question, "as_of": None})["answer"]
+
+
+def _sides(answer):
+    return [sorted(s for p in point["positions"] for s in p["source_ids"]) for point in answer["contested"]]
+
+
+class Spy:
+    """A detector that records what it is asked and finds what it is told to."""
+
+    name = "spy"
+
+    def __init__(self, finding=None):
+        self.finding, self.asked = finding, []
+
+    def bearing(self, entries, *, question, passages, store, threshold):
+        return Bearing(frozenset(), ("asked about the register",))
+
+    def disagreements(self, passages, *, question, store=None):
+        self.asked.append((question, list(passages)))
+        return Detection((self.finding,) if self.finding else (), ("spy looked",))
+
+
+def test_the_default_detector_is_the_lexical_one_and_sees_no_disagreement_in_words(park):
+    assert isinstance(PolicySet().detector, LexicalDetector)
+    assert _ask(park, PolicySet().detector, DOGS)["contested"] == []
+
+
+def test_a_detector_reads_the_passages_the_answer_rests_on_and_its_finding_is_presented(park):
+    finding = Finding(
+        topic="dogs on the trail",
+        positions=(
+            FindingPosition("Dogs are welcome on the Hollin Ridge trail.", ("park-leaflet",)),
+            FindingPosition("Dogs are not allowed on the Hollin Ridge trail.", ("KV-BL",)),
+        ),
+    )
+    spy = Spy(finding)
+    answer = _ask(park, spy, DOGS)
+    question, passages = spy.asked[0]
+    assert question == DOGS
+    assert any(p.role == "rests" for p in passages), "the passages the answer's claims rest on come first"
+    assert passages[0].role == "rests"
+    assert _sides(answer) == [["KV-BL", "park-leaflet"]]
+    assert "Position 1: Dogs are welcome" in answer["text"] and "[KV-BL]" in answer["text"]
+    assert "does not choose between these positions" in answer["text"]
+    assert any(n.startswith("detector (spy): spy looked") for n in answer["policy_notes"])
+
+
+@pytest.mark.parametrize("sources", [("KV-OLD", "KV-NEW"), ("park-leaflet", "park-leaflet")])
+def test_a_change_between_versions_or_within_one_document_is_not_presented(park, sources):
+    finding = Finding(
+        topic="t", positions=(FindingPosition("a", (sources[0],)), FindingPosition("b", (sources[1],)))
+    )
+    assert _ask(park, Spy(finding), DOGS)["contested"] == []
+
+
+def test_the_semantic_detector_presents_a_disagreement_in_words_and_not_an_agreement(park, minilm):
+    semantic = SemanticDetector(minilm)
+    (point,) = _ask(park, semantic, DOGS)["contested"]
+    sides = [set(p["source_ids"]) for p in point["positions"]]
+    assert any("park-leaflet" in a and "KV-BL" in b for a in sides for b in sides if a is not b)
+    assert all("KV-OLD" not in side for side in sides), "a superseded edition is no side"
+    assert _ask(park, semantic, CAMPING)["contested"] == [], "not allowed / prohibited agree"
+
+
+def test_without_the_weights_the_semantic_detector_says_so_on_the_answer(park, monkeypatch):
+    import groundgate.knowledge.minilm as minilm_module
+
+    def missing(*args, **kwargs):
+        raise ConfigError("the bundled MiniLM is not installed")
+
+    monkeypatch.setattr(minilm_module, "MiniLMEmbedder", missing)
+    fallback = SemanticDetector()
+    answer = _ask(park, fallback, DOGS)
+    assert any("MiniLM unavailable" in n and "shared words" in n for n in answer["policy_notes"])
+
+
+def _judge(reply):
+    model = ScriptedChatModel(
+        script=[AIMessage(content=reply if isinstance(reply, str) else json.dumps(reply))]
+    )
+    return JudgeDetector(model, model_name="scripted"), model
+
+
+def test_the_judge_presents_source_sentences_for_the_answers_it_read(park):
+    judge, model = _judge(
+        {
+            "1": {"answer": "yes", "quote": "Dogs are welcome on the Hollin Ridge trail"},
+            "2": {"answer": "no", "quote": "Dogs are not allowed on the Hollin Ridge trail"},
+            "conflict": True,
+        }
+    )
+    answer = _ask(park, judge, DOGS)
+    assert _sides(answer) == [["KV-BL", "park-leaflet"]]
+    shown = {p["statement"] for point in answer["contested"] for p in point["positions"]}
+    assert shown == {
+        "Dogs are welcome on the Hollin Ridge trail, as long as they are kept on a lead.",
+        "Dogs are not allowed on the Hollin Ridge trail at any time of year.",
+    }
+    system, user = (m.content for m in model.calls[0])
+    assert system == SYSTEM, "the instructions are fixed; passages travel only in the user message"
+    assert "[1]" in user and DOGS in user
+    assert any("judge scripted" in n and "tokens" in n for n in answer["policy_notes"])
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {
+            "1": {"answer": "yes", "quote": "Dogs are welcome on the Hollin Ridge trail"},
+            "2": {"answer": "no", "quote": "dogs are banned by order of the council"},
+        },  # a quote no passage holds
+        {"1": "yes", "2": "no", "conflict": True},  # a yes and a no with no words of the passages behind them
+        "I think they disagree.",  # no JSON at all
+        {"1": {"answer": "yes", "quote": "Dogs are welcome on the Hollin Ridge trail"}, "conflict": True},
+    ],
+)
+def test_a_judge_reply_the_passages_do_not_bear_out_finds_nothing(park, reply):
+    judge, _ = _judge(reply)
+    assert _ask(park, judge, DOGS)["contested"] == []
+
+
+def test_a_judge_that_fails_finds_nothing_and_says_so(park):
+    model = ScriptedChatModel(script=[RuntimeError("connection refused")])
+    answer = _ask(park, JudgeDetector(model, model_name="down"), DOGS)
+    assert answer["contested"] == []
+    assert any("model call failed" in n for n in answer["policy_notes"])
+
+
+def test_a_reply_written_as_a_script_object_is_read(park):
+    judge, _ = _judge("""```json {1: {answer: 'yes', quote: "Dogs are welcome on the Hollin Ridge trail"},
+        2: {answer: 'no', quote: "Dogs are not allowed on the Hollin Ridge trail"}} ```""")
+    assert _sides(_ask(park, judge, DOGS)) == [["KV-BL", "park-leaflet"]]
+
+
+def test_the_passages_sent_to_the_judge_are_about_what_the_question_names():
+    passages = [
+        Passage("a", "Dogs are welcome on the Hollin Ridge trail.", title="Leaflet", role="rests"),
+        Passage("b", "Dogs are not allowed in Pelham Street Market.", title="Market"),
+        Passage("c", "No dog may be taken onto the Hollin Ridge trail.", title="Byelaws"),
+    ]
+    judge, model = _judge({"1": "not stated", "2": "not stated"})
+    judge.disagreements(passages, question=DOGS)
+    user = model.calls[0][1].content
+    assert "Pelham" not in user and "Byelaws" in user
