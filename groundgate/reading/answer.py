@@ -119,13 +119,6 @@ def read(t: Transcript) -> Reading:
     event = _event_sentence(t, scored)
     if event and event not in chosen:
         chosen.insert(0, event)
-    lines = render(chosen)
-    lines += _disagreement(q, chosen, scored, env.weights)
-    lines += temporal_lines(t, env.day)
-    later = _later(q, chosen, scored, env.weights, env.day)
-    if later and not any(line.startswith(later[0][:16]) for line in lines):
-        lines += later  # a passage that starts applying on a date not yet stated
-    lines += contradiction_lines(t, " ".join([q.text, *(c.sentence.text for c in chosen)]))
     reason = insufficiency(q, chosen, scored, env)
     succession = succession_of(q.text)
     if succession is not None:
@@ -139,6 +132,13 @@ def read(t: Transcript) -> Reading:
         # what the sources do say: only sentences about the question's subject
         about = [c for c in chosen if c.anchored or coverage_of([c], q.focus, env.weights) >= SAID_COVERAGE]
         return Reading("insufficient", tuple(render(about)), (reason,))
+    lines = render(chosen)
+    lines += _disagreement(q, chosen, scored, env.weights)
+    lines += temporal_lines(t, env.day)
+    later = _later(q, chosen, scored, env.weights, env.day)
+    if later and not any(line.startswith(later[0][:16]) for line in lines):
+        lines += later  # a passage that starts applying on a date not yet stated
+    lines += contradiction_lines(t, " ".join([q.text, *(c.sentence.text for c in chosen)]))
     lead = lead_for(q, chosen[0], env.weights) if chosen else None
     if lead:
         lines = _led(lines, chosen[0], lead)
