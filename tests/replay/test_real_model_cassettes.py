@@ -74,13 +74,7 @@ def _retrieved(out):
     return {sid for s in out["trace"]["steps"] if s["kind"] == "tool" for sid in s.get("source_ids") or ()}
 
 
-STALE = {
-    ("C", "q04"): (
-        "needs re-recording with the live model: grounding no longer re-cites the invented owner "
-        "('Organization A') to DR-021's passage, so the run now asks the model's revision pass, "
-        "a request this cassette does not hold"
-    ),
-}
+STALE: dict[tuple[str, str], str] = {}
 """Recordings made before a change that alters the requests a run makes; strict, so a
 re-recording that replays again fails here until its entry is removed."""
 
