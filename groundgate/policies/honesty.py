@@ -66,7 +66,7 @@ def insufficient_notes(envelopes: Iterable[dict[str, Any]]) -> list[str]:
 
 def failure_notes(envelopes: Iterable[dict[str, Any]]) -> list[str]:
     """The notes of the failed tool calls alone."""
-    return [n for n in insufficient_notes(e for e in envelopes if e.get("error"))]
+    return insufficient_notes(e for e in envelopes if e.get("error"))
 
 
 def bound_note(bound: dict[str, Any] | None) -> str | None:

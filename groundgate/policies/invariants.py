@@ -289,11 +289,18 @@ def _states_the_point(entry: Contradiction, passage: str, names: Sequence[str]) 
     return echo >= POSITION_ECHOED and _names_in(names, passage)
 
 
+def states_point_for(
+    entry: Contradiction, question: str, passages: Iterable[str], names: Sequence[str]
+) -> bool:
+    """Whether a passage about the question states the entry's point."""
+    asked = content_terms(question)
+    about = [p for p in passages if p and coverage(asked, p) >= QUESTION_FIT]
+    return any(_states_the_point(entry, passage, names) for passage in about)
+
+
 def _verdict_rests_on(entry: Contradiction, trace: RunTrace, names: Sequence[str]) -> bool:
     """A yes/no question's verdict depends on the entry: a passage it rests on states the point."""
-    asked = content_terms(trace.question)
-    about = [p for p in trace.rests_on.values() if p and coverage(asked, p) >= QUESTION_FIT]
-    return any(_states_the_point(entry, passage, names) for passage in about)
+    return states_point_for(entry, trace.question, trace.rests_on.values(), names)
 
 
 def _verdict_turns_on(entry: Contradiction, question: str, said: Sequence[str]) -> bool:

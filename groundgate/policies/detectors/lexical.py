@@ -22,10 +22,9 @@ from typing import Any
 
 from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, coverage
 from groundgate.policies.detectors.base import Bearing, Detection, Finding, FindingPosition, Passage
 from groundgate.policies.disagreement import find_disagreements
-from groundgate.policies.invariants import QUESTION_FIT, _question_bears, _states_the_point, asks_for_verdict
+from groundgate.policies.invariants import _question_bears, asks_for_verdict, states_point_for
 
 __all__ = ["LexicalDetector", "as_envelopes"]
 
@@ -94,16 +93,13 @@ class LexicalDetector:
         )
 
 
+
 def rests_on(store: KnowledgeStore, entry: Contradiction, question: str, evidence: Sequence[str]) -> bool:
     """Whether a passage of the evidence is about the question and states the entry's point."""
-    asked = content_terms(question)
-    about = [p for p in evidence if coverage(asked, p) >= QUESTION_FIT]
-    if not about:
-        return False
     names = [
         name
         for entity in filter(None, (store.get_entity(i) for i in entry.entity_ids))
         for name in (entity.name, *entity.aliases)
         if name.strip()
     ]
-    return any(_states_the_point(entry, passage, names) for passage in about)
+    return states_point_for(entry, question, evidence, names)
