@@ -47,6 +47,14 @@ def _deps(state: AgentState, ctx: Context) -> ToolDeps:
     )
 
 
+def _sent_before(state: AgentState) -> frozenset[str]:
+    """Passages earlier rounds sent the model in full: a later result lists them by id."""
+    sent: frozenset[str] = frozenset()
+    for data in state.get("envelopes") or []:
+        sent |= Envelope.model_validate(data).sent_ids(sent)
+    return sent
+
+
 def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Execute the last model message's tool calls, siblings independent of each other."""
     ctx = runtime.context
@@ -79,8 +87,9 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         envelopes.append(envelope)
     messages: list[AnyMessage] = []
     steps = []
+    sent = _sent_before(state)
     for envelope in envelopes:
-        content = envelope.for_model()
+        content = envelope.for_model(sent)
         messages.append(
             ToolMessage(content=content, tool_call_id=envelope.call_id, name=envelope.tool,
                         status="error" if envelope.error else "success")

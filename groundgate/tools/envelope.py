@@ -94,8 +94,12 @@ class Envelope(_Model):
             truncated=truncated,
         )
 
-    def for_model(self) -> str:
-        """Compact JSON for the model: what it needs to reason, nothing more."""
+    def for_model(self, sent: frozenset[str] = frozenset()) -> str:
+        """Compact JSON for the model: what it needs to reason, nothing more.
+
+        ``sent``: ids of passages an earlier result of the run already sent the model in
+        full; they are listed by id only (``"sent": true``), so no passage is paid for twice.
+        """
         if self.error:
             return json.dumps({"tool": self.tool, "error": self.error})
         body: dict[str, Any] = {"tool": self.tool}
@@ -104,6 +108,9 @@ class Envelope(_Model):
             body["reason"] = self.reason
         items = []
         for item in self.results:
+            if item.id in sent and not item.path and self.tool != "get_source":
+                items.append({"id": item.id, "sent": True})
+                continue
             entry: dict[str, Any] = {"id": item.id, "title": item.title, "kind": item.kind}
             if item.path:
                 entry["path"] = " ".join(item.path)
@@ -113,8 +120,8 @@ class Envelope(_Model):
                 snippet = snippet[: limit - 1] + "…"
             entry["text"] = snippet
             entry["score"] = round(item.score, 2)
-            if item.source_ids:
-                entry["sources"] = list(item.source_ids)
+            if item.source_ids and item.source_ids != (item.id,):
+                entry["sources"] = list(item.source_ids)  # an item that is its own source says so by its id
             if item.validity and (item.validity.valid_from or item.validity.valid_to):
                 entry["valid"] = item.validity.label()
             if item.data.get("positions"):
@@ -137,6 +144,16 @@ class Envelope(_Model):
             body["omitted"] = len(items) - keep
             text = json.dumps(body, ensure_ascii=False, default=str)
         return text
+
+    def sent_ids(self, sent: frozenset[str] = frozenset()) -> frozenset[str]:
+        """Ids of the passages ``for_model(sent)`` sends in full (what a later result need not repeat).
+
+        Results left out for size, and walked paths, are not counted.
+        """
+        if self.error or not self.results:
+            return frozenset()
+        shown = json.loads(self.for_model(sent)).get("results") or []
+        return frozenset(e["id"] for e in shown if "text" in e and "path" not in e)
 
     def digest(self) -> str:
         """A short stable fingerprint of what the tool returned (ids and scores)."""

@@ -241,3 +241,34 @@ def test_a_model_that_refuses_what_it_was_handed_is_settled_by_the_reader(bundle
     lane_a = ScriptedChatModel(script=[answer("INSUFFICIENT: the passages do not say.")])
     piped = build_pipeline(bundled_store, lane_a).invoke({"question": Q})["answer"]
     assert piped["answered"] and "GBP 1,000" in piped["text"]
+
+
+def test_a_passage_a_model_was_already_sent_is_listed_by_id_only_in_a_later_round(bundled_store):
+    # Every call carries every earlier result again: a passage sent twice is paid for twice.
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "subsidence excess"})]),
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "subsidence excess GBP"})]),
+        answer("The subsidence excess is GBP 1,000. [INS-SYN-028]"),
+    ])
+    out = build_agent(bundled_store, model).invoke({"question": Q})
+    tool_messages = [m for m in model.calls[2] if isinstance(m, ToolMessage)]
+    first, second = (json.loads(m.content)["results"] for m in tool_messages)
+    first_ids = {r["id"] for r in first}
+    repeated = [r for r in second if r["id"] in first_ids]
+    assert repeated, "the second search finds some of the same passages"
+    assert all(r == {"id": r["id"], "sent": True} for r in repeated)
+    assert all("text" in r for r in second if r["id"] not in first_ids), "new passages are sent in full"
+    # the application keeps every result whole: the trace and the answer are unchanged by it
+    second_step = [s for s in _steps(out, "tool")][1]
+    assert {h["id"] for h in second_step["hits"]} >= {r["id"] for r in repeated}
+    assert "1,000" in out["answer"]["text"] and "INS-SYN-028" in out["answer"]["text"]
+
+
+def test_a_result_cut_for_size_does_not_count_as_sent():
+    from groundgate.tools.envelope import Envelope, ResultItem
+
+    items = [ResultItem(id=f"D-{i}", title="t", kind="k", snippet="x" * 350, score=1 - i / 100)
+             for i in range(60)]
+    envelope = Envelope.of("search_evidence", items, args={}, empty_reason="")
+    shown = {r["id"] for r in json.loads(envelope.for_model())["results"]}
+    assert envelope.sent_ids() == shown and len(shown) < 60
