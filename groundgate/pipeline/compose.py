@@ -84,7 +84,7 @@ def answer(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[str,
         source = "extractive"
     else:
         call = _model_draft(state, ctx, ctx.answer_model, transcript, ranked[: ctx.keep])
-        update["steps"] = [call.step]
+        update["steps"] = [call.step.to_json()]
         update["tokens"] = (state.get("tokens") or 0) + call.tokens
         if call.reply is None:  # the model failed: the extractive draft, and the answer says so
             text = ctx.reader.read(ranked_transcript(transcript, ranked)).text()
