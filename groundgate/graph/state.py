@@ -8,6 +8,8 @@ from typing import Annotated, Any, NotRequired, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
+from groundgate.graph.bounds import TrippedBound
+
 __all__ = ["AgentInput", "AgentOutput", "AgentState"]
 
 
@@ -48,7 +50,7 @@ class AgentState(TypedDict, total=False):
     """Model tokens used so far (input + output)."""
     started_at: float
     """Wall-clock start of the run (epoch seconds)."""
-    bound_tripped: dict[str, Any] | None
+    bound_tripped: TrippedBound | None
     """The bound that stopped the run, if one did."""
     model_error: dict[str, Any] | None
     """The model call that failed (model, purpose, error), if one did: the run then composes."""

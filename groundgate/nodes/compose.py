@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from groundgate.answer.claims import split_claims
 from groundgate.answer.model import Answer, Claim
+from groundgate.graph.bounds import TrippedBound
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
 from groundgate.reading import INSUFFICIENT_MARK, Reading
@@ -33,7 +34,7 @@ MAX_ANSWER_CHARS = 8000
 """Characters of claims a draft may hold; a longer draft keeps its first claims and says so."""
 
 
-def draft_answer(text: str, *, bound_tripped: dict[str, Any] | None, lane: str) -> Answer:
+def draft_answer(text: str, *, bound_tripped: TrippedBound | None, lane: str) -> Answer:
     """Split a draft into claims; an ``INSUFFICIENT:`` lead becomes an honest note."""
     insufficient: list[str] = []
     answered = True

@@ -75,8 +75,7 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     step = call.step
     update["tokens"] = (state.get("tokens") or 0) + call.tokens
     if call.timed_out:
-        elapsed = round(time.time() - started_at, 3)
-        update["bound_tripped"] = {"bound": "wall_clock", "limit": ctx.bounds.wall_clock_s, "used": elapsed}
+        update["bound_tripped"] = ctx.bounds.tripped("wall_clock", round(time.time() - started_at, 3))
     elif call.error:
         update["model_error"] = {"model": ctx.model_name, "purpose": "plan", "error": call.error}
     reply = call.reply

@@ -91,7 +91,9 @@ def build_pipeline(
         model: ``None`` or the offline planner: the answer is extractive and deterministic.
             Any other chat model writes the answer from the reranked bundle in one call.
         policies: The policy layer (the same ``PolicySet`` the agent takes).
-        bounds: The run's bounds; lane A's answer-model call is held to the wall clock.
+        bounds: The run's bounds, as for the agent: the tool timeout holds each round of calls, a
+            bound reached after the first round skips the walks, and the answer model is not
+            called past the token budget and is held to the wall clock. The answer says which tripped.
         embedder: Query embedder for hybrid search, if the store was ingested with one.
         model_name: The name the trace shows for the model.
         keep: Evidence items, best first, an answer model is shown (the extractive answer

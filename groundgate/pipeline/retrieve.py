@@ -93,7 +93,9 @@ def retrieve(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[st
     transcript = transcript_of(question, found, [1] * len(found))
     anchors = plan_anchors(transcript)[: ctx.max_walks]
     day = effective_date(question, anchors)
-    walks: list[Call] = [
+    # The walks are a second round: as for the agent, a bound reached by the first stops the run there.
+    tripped = ctx.bounds.first_reached(rounds=1, tokens=0, elapsed_s=round(time.time() - started, 3))
+    walks: list[Call] = [] if tripped else [
         ("traverse", {"entity_id": a.id, "hops": ctx.hops, "top_k": ctx.walk_top_k,
                       **({"as_of": day.isoformat()} if day else {})})
         for a in anchors
@@ -106,5 +108,5 @@ def retrieve(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[st
         "rounds": 2 if walked else 1,
         "tokens": 0,
         "started_at": started,
-        "bound_tripped": None,
+        "bound_tripped": tripped,
     }
