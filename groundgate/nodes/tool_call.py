@@ -93,12 +93,14 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
          for index, call in enumerate(calls)],
         _deps(state, ctx), ctx,
     )
+    shown = [envelope.for_model() for envelope in envelopes]
     messages: list[AnyMessage] = [
-        ToolMessage(content=envelope.for_model(), tool_call_id=envelope.call_id, name=envelope.tool,
+        ToolMessage(content=content, tool_call_id=envelope.call_id, name=envelope.tool,
                     status="error" if envelope.error else "success")
-        for envelope in envelopes
+        for envelope, content in zip(envelopes, shown, strict=True)
     ]
-    steps = [ToolStep.of(envelope, round_no) for envelope in envelopes]
+    steps = [ToolStep.of(envelope, round_no, shown=content)
+             for envelope, content in zip(envelopes, shown, strict=True)]
     if len(asked) > cap:
         # The model's message keeps only the calls that ran (same id: the reducer replaces
         # it), so the next prompt does not carry hundreds of unanswered calls.

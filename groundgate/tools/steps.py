@@ -78,8 +78,11 @@ class ToolStep(_Step):
     """``pipeline`` or ``agent``, in a router's merged trace."""
 
     @classmethod
-    def of(cls, envelope: Envelope, round_no: int) -> ToolStep:
-        """The step of one call, from its envelope (both lanes build theirs here)."""
+    def of(cls, envelope: Envelope, round_no: int, *, shown: str | None = None) -> ToolStep:
+        """The step of one call, from its envelope (both lanes build theirs here).
+
+        ``shown`` is ``envelope.for_model()`` when the caller has it already (it is not cheap).
+        """
         return cls(
             round=round_no,
             call_id=envelope.call_id,
@@ -91,7 +94,7 @@ class ToolStep(_Step):
             source_ids=envelope.source_ids,
             insufficient=envelope.insufficient,
             error=envelope.error,
-            tokens=len(envelope.for_model()) // 4,
+            tokens=len(envelope.for_model() if shown is None else shown) // 4,
             ms=envelope.ms,
         )
 
