@@ -41,9 +41,9 @@ class AgentState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     """The conversation with the planner model."""
     envelopes: Annotated[list[dict[str, Any]], operator.add]
-    """Every tool envelope, in call order (full data, not the model's view)."""
+    """Every tool envelope, in call order (full data, not the model's view); read with ``read_envelopes``."""
     steps: Annotated[list[dict[str, Any]], operator.add]
-    """The trace steps, in order."""
+    """The trace steps (``ToolStep``/``ModelStep`` as plain data), in order; read with ``read_steps``."""
     rounds: int
     """Tool rounds executed so far."""
     tokens: int
