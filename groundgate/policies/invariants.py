@@ -108,7 +108,7 @@ class RunTrace:
     @classmethod
     def of(
         cls, question: str, envelopes: Iterable[dict[str, Any]], *,
-        bound_tripped: dict[str, Any] | None = None, rests_on: Mapping[str, str] | None = None,
+        bound_tripped: Mapping[str, Any] | None = None, rests_on: Mapping[str, str] | None = None,
     ) -> RunTrace:
         """The trace of a run from its envelopes."""
         envelopes = list(envelopes)
