@@ -104,11 +104,14 @@ class RunTrace:
     """The note of the bound that stopped the run, if one did."""
     rests_on: Mapping[str, str] = field(default_factory=dict)
     """Claim text to the passage of its cited sources it rests on."""
+    detected: frozenset[str] = frozenset()
+    """Open entries the run's detector says bear on the answer (``Detector.bearing``)."""
 
     @classmethod
     def of(
         cls, question: str, envelopes: Iterable[dict[str, Any]], *,
         bound_tripped: dict[str, Any] | None = None, rests_on: Mapping[str, str] | None = None,
+        detected: Iterable[str] = (),
     ) -> RunTrace:
         """The trace of a run from its envelopes."""
         envelopes = list(envelopes)
@@ -124,7 +127,7 @@ class RunTrace:
             question=question, retrieved=frozenset(retrieved), touched=frozenset(touched_ids(envelopes)),
             insufficient=tuple(insufficient_notes(envelopes)), bound=bound_note(bound_tripped),
             failures=tuple(failure_notes(envelopes)),
-            rests_on=dict(rests_on or {}),
+            rests_on=dict(rests_on or {}), detected=frozenset(detected),
         )
 
 
@@ -405,6 +408,10 @@ def applicable(
 ) -> Applicable:
     """Which open entries apply (G1): by the question, by the answer's sentences, or by touch only.
 
+    An entry applies by the question when the rules of ``bears_on_question`` say so or the
+    run's detector said it bears on the answer (``trace.detected``: the detector read the
+    passages the answer rests on, which may state the entry's point in other words).
+
     The answer applies an entry when its sentences together hold ``DRAFT_TOPIC`` of the
     topic's words, or one of them is about the entry itself (names it, or names its subject
     while speaking of "the dispute").
@@ -418,7 +425,7 @@ def applicable(
     for entry in register.open:
         names = register.names_of(entry)
         topic = content_terms(entry.topic)
-        if bears_on_question(entry, trace, names, threshold, said):
+        if entry.id in trace.detected or bears_on_question(entry, trace, names, threshold, said):
             question.append(entry)
         elif (topic and coverage(topic, together) >= DRAFT_TOPIC) or any(
             _about(s, entry, names) for s in said

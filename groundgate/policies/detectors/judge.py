@@ -9,8 +9,11 @@ a position shows the sentence of its passage nearest the model's answer, never t
 model's words. A reply that is not that JSON, names no two sources on different sides, or
 a call that fails, finds nothing and says so in the answer's policy notes.
 
-``bearing`` asks once, for the open entries whose position sources the answer rests on
-and that the lexical rules left out, whether the answer must take a side on them. At
+``bearing`` is the lexical rules, with no call: the gate asks it on every answer
+(``invariants.applicable``), and a call there would be one more request per answer than
+the judge's recordings hold. With ``ask_register=True`` it also asks once, for the open
+entries whose position sources the answer rests on and that the lexical rules left out,
+whether the answer must take a side on them (that call needs its own recording). At
 ingest (no question) it is shown one pair of passages at a time (``SYSTEM_PAIR``) and a
 conflict counts only with the words of each that its passage holds.
 
@@ -175,6 +178,8 @@ class JudgeDetector:
         max_passages: Most passages (one per source) sent.
         passage_chars: Most characters of each passage sent.
         max_entries: Most register entries asked about in one bearing call.
+        ask_register: Whether ``bearing`` calls the model about the entries the lexical rules
+            left out (off: the lexical rules alone, no request).
     """
 
     name = "judge"
@@ -188,8 +193,9 @@ class JudgeDetector:
         max_passages: int = 3,
         passage_chars: int = 600,
         max_entries: int = 3,
+        ask_register: bool = False,
     ) -> None:
-        self.model, self.model_name = model, model_name
+        self.model, self.model_name, self.ask_register = model, model_name, ask_register
         self.lexical = lexical if lexical is not None else LexicalDetector()
         self.max_passages, self.passage_chars, self.max_entries = max_passages, passage_chars, max_entries
 
@@ -327,7 +333,7 @@ class JudgeDetector:
         store: KnowledgeStore,
         threshold: float,
     ) -> Bearing:
-        """The lexical rules; then one call about the entries whose sources the answer rests on."""
+        """The lexical rules; with ``ask_register``, one call about entries the answer rests on."""
         found = set(
             self.lexical.bearing(
                 entries, question=question, passages=passages, store=store, threshold=threshold
@@ -336,7 +342,7 @@ class JudgeDetector:
         resting = [p for p in passages if p.role == "rests"]
         sources = {p.source_id for p in resting}
         asked = [e for e in entries if e.id not in found and sources & set(e.source_ids)][: self.max_entries]
-        if not asked:
+        if not asked or not self.ask_register:
             return Bearing(frozenset(found))
         letters = "ABCDEFGH"
         disputes = "\n".join(

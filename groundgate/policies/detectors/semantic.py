@@ -151,6 +151,11 @@ class SemanticDetector:
     ) -> Bearing:
         """The lexical rules; and for a yes/no question, entries a resting clause restates by meaning.
 
+        A resting clause restating a position (``restated``) makes the entry bear when the
+        position is near the question, or when its passage is one of the entry's own sources
+        and a clause of it answers the question (``question_fit``): the verdict then rests on
+        a disputed passage, whatever words the question uses.
+
         As with the lexical rules, a verdict depends on every rule it rests on, while a
         question asking for a fact is answered from the same passage without taking a side.
         """
@@ -161,15 +166,22 @@ class SemanticDetector:
         )
         if not asks_for_verdict(question):
             return Bearing(frozenset(found), self._notes())
-        resting = [c for p in passages if p.role == "rests" for c in clauses_of(p)]
+        resting = [(n, c) for n, p in enumerate(passages) if p.role == "rests" for c in clauses_of(p)]
         rest = [e for e in entries if e.id not in found and e.positions]
         if resting and rest:
-            clause_vectors = self._vectors([c.read_as for c in resting])
+            clause_vectors = self._vectors([c.read_as for _, c in resting])
             asked = self._vectors([question])[0]
+            answering = {n for (n, _), fit in zip(resting, clause_vectors @ asked, strict=True)
+                         if fit >= self.question_fit}
             for entry in rest:
                 positions = self._vectors([p.statement for p in entry.positions])
+                nearest = (clause_vectors @ positions.T).max(axis=1)
+                restating = [r for r, near in zip(resting, nearest, strict=True) if near >= self.restated]
                 near_question = float(np.max(positions @ asked)) >= self.question_fit
-                if near_question and float(np.max(clause_vectors @ positions.T)) >= self.restated:
+                # a passage of the entry's own sources states its point and answers the question:
+                # the verdict rests on a disputed passage, whatever words the question uses
+                disputed = {n for n, c in restating if c.source_id in entry.source_ids}
+                if (near_question and restating) or disputed & answering:
                     found.add(entry.id)
         return Bearing(frozenset(found), self._notes())
 
