@@ -19,12 +19,14 @@ from groundgate.knowledge.ingest.chunking import chunk_document
 from groundgate.knowledge.model import Document
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage
+from groundgate.policies.applies import applicable
 from groundgate.policies.contradiction import present
 from groundgate.policies.detectors import answer_passages, detected_points
 from groundgate.policies.grounding import evidence_from
-from groundgate.policies.invariants import InvariantVerdict, Register, RunTrace, Violation, applicable, check
+from groundgate.policies.invariants import InvariantVerdict, Violation, check
 from groundgate.policies.policyset import PolicySet
 from groundgate.policies.supersession import successors, superseded_note
+from groundgate.policies.trace import Register, RunTrace
 
 __all__ = ["UNSUPPORTED_DRAFT", "apply_policies"]
 

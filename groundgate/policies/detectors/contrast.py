@@ -18,8 +18,8 @@ import re
 from collections.abc import Iterable
 
 from groundgate.policies.detectors.base import Kind
-from groundgate.policies.invariants import asks_for_verdict
 from groundgate.policies.stated import NAME
+from groundgate.policies.wording import asks_for_verdict
 
 __all__ = ["asked_kind", "contrast", "is_negative", "names", "overlaps", "periods"]
 

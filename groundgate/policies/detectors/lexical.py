@@ -22,9 +22,10 @@ from typing import Any
 
 from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
+from groundgate.policies.applies import question_bears, states_point_for
 from groundgate.policies.detectors.base import Bearing, Detection, Finding, FindingPosition, Passage
 from groundgate.policies.disagreement import find_disagreements
-from groundgate.policies.invariants import _question_bears, asks_for_verdict, states_point_for
+from groundgate.policies.wording import asks_for_verdict
 
 __all__ = ["LexicalDetector", "as_envelopes"]
 
@@ -69,7 +70,7 @@ class LexicalDetector:
             frozenset(
                 e.id
                 for e in entries
-                if _question_bears(e, question, threshold)
+                if question_bears(e, question, threshold)
                 or (evidence and rests_on(store, e, question, evidence))
             )
         )

@@ -29,7 +29,7 @@ from groundgate.policies.detectors.base import Bearing, Detection, Finding, Find
 from groundgate.policies.detectors.contrast import asked_kind, contrast, names, periods
 from groundgate.policies.detectors.evidence import about_subject, shared_topic, statements
 from groundgate.policies.detectors.lexical import LexicalDetector
-from groundgate.policies.invariants import asks_for_verdict
+from groundgate.policies.wording import asks_for_verdict
 
 __all__ = ["Clause", "SemanticDetector", "clauses_of"]
 
