@@ -21,7 +21,7 @@ from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage
 from groundgate.policies.applies import applicable
 from groundgate.policies.contradiction import present
-from groundgate.policies.detectors import answer_passages, detected_points
+from groundgate.policies.detectors import BearingQuestion, answer_passages, detected_points
 from groundgate.policies.grounding import evidence_from
 from groundgate.policies.invariants import InvariantVerdict, Violation, check
 from groundgate.policies.policyset import PolicySet
@@ -246,9 +246,9 @@ def _detected(
     if not register.open:
         return frozenset()
     detector = policies.detector
+    passages = tuple(answer_passages(claims, envelopes, store))
     bearing = detector.bearing(
-        register.open, question=question, passages=answer_passages(claims, envelopes, store),
-        store=store, threshold=policies.topic_relevance,
+        BearingQuestion(register.open, question, passages, store, threshold=policies.topic_relevance)
     )
     notes.extend(f"detector ({detector.name}): {n}" for n in bearing.notes)
     return bearing.entry_ids

@@ -16,7 +16,7 @@ from langchain_core.messages import AIMessage
 
 from groundgate.models.offline import OfflinePlanner
 from groundgate.pipeline.build import build_pipeline
-from groundgate.policies.detectors import Bearing, Detection, LexicalDetector, Passage
+from groundgate.policies.detectors import Bearing, BearingQuestion, Detection, LexicalDetector, Passage
 from groundgate.policies.detectors.judge import JudgeDetector
 from groundgate.policies.detectors.semantic import SemanticDetector
 from groundgate.policies.policyset import PolicySet
@@ -43,9 +43,10 @@ class Links:
     def __init__(self, *entry_ids):
         self.entry_ids, self.asked = frozenset(entry_ids), []
 
-    def bearing(self, entries, *, question, passages, store, threshold):
-        self.asked.append(([e.id for e in entries], [p.source_id for p in passages if p.role == "rests"]))
-        return Bearing(self.entry_ids & {e.id for e in entries}, ("links read the register",))
+    def bearing(self, request):
+        entries = [e.id for e in request.entries]
+        self.asked.append((entries, [p.source_id for p in request.passages if p.role == "rests"]))
+        return Bearing(self.entry_ids & set(entries), ("links read the register",))
 
     def disagreements(self, passages, *, question, store=None):
         return Detection()
@@ -98,11 +99,10 @@ def test_the_judge_answers_the_register_question_without_a_model_call(bundled_st
 @pytest.mark.parametrize("ask_register", [False, True])
 def test_the_judges_register_call_is_made_only_when_asked_for(bundled_store, ask_register):
     chg04 = bundled_store.get_document("INS-SYN-012")
-    rests = [Passage("INS-SYN-012", chg04.body, title=chg04.title, role="rests")]
+    rests = (Passage("INS-SYN-012", chg04.body, title=chg04.title, role="rests"),)
     model = ScriptedChatModel(script=[AIMessage(content='{"depends": ["A"]}')])
     judge = JudgeDetector(model, model_name="scripted", ask_register=ask_register)
-    bearing = judge.bearing(
-        bundled_store.contradictions(), question=SIGN_OFF, passages=rests, store=bundled_store, threshold=0.5
-    )
+    entries = tuple(bundled_store.contradictions())
+    bearing = judge.bearing(BearingQuestion(entries, SIGN_OFF, rests, bundled_store))
     assert len(model.calls) == (1 if ask_register else 0)
     assert ("CTR-001" in bearing.entry_ids) is ask_register

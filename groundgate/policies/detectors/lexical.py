@@ -23,7 +23,14 @@ from typing import Any
 from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.policies.applies import question_bears, states_point_for
-from groundgate.policies.detectors.base import Bearing, Detection, Finding, FindingPosition, Passage
+from groundgate.policies.detectors.base import (
+    Bearing,
+    BearingQuestion,
+    Detection,
+    Finding,
+    FindingPosition,
+    Passage,
+)
 from groundgate.policies.disagreement import find_disagreements
 from groundgate.policies.wording import asks_for_verdict
 
@@ -55,23 +62,17 @@ class LexicalDetector:
 
     name: str = "lexical"
 
-    def bearing(
-        self,
-        entries: Sequence[Contradiction],
-        *,
-        question: str,
-        passages: Sequence[Passage],
-        store: KnowledgeStore,
-        threshold: float,
-    ) -> Bearing:
+    def bearing(self, request: BearingQuestion) -> Bearing:
         """The entries the question asks about, or whose point a yes/no question's resting passages state."""
-        evidence = [p.text for p in passages if p.role == "rests"] if asks_for_verdict(question) else []
+        question = request.question
+        verdict = asks_for_verdict(question)
+        evidence = [p.text for p in request.passages if p.role == "rests"] if verdict else []
         return Bearing(
             frozenset(
                 e.id
-                for e in entries
-                if question_bears(e, question, threshold)
-                or (evidence and rests_on(store, e, question, evidence))
+                for e in request.entries
+                if question_bears(e, question, request.threshold)
+                or (evidence and rests_on(request.store, e, question, evidence))
             )
         )
 

@@ -23,9 +23,16 @@ import numpy as np
 from groundgate.errors import ConfigError
 from groundgate.knowledge.embed import Embedder, HashingEmbedder
 from groundgate.knowledge.events import event_kinds
-from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.policies.detectors.base import Bearing, Detection, Finding, FindingPosition, Kind, Passage
+from groundgate.policies.detectors.base import (
+    Bearing,
+    BearingQuestion,
+    Detection,
+    Finding,
+    FindingPosition,
+    Kind,
+    Passage,
+)
 from groundgate.policies.detectors.contrast import asked_kind, contrast, names, periods
 from groundgate.policies.detectors.evidence import about_subject, shared_topic, statements
 from groundgate.policies.detectors.lexical import LexicalDetector
@@ -140,15 +147,7 @@ class SemanticDetector:
     def _notes(self) -> tuple[str, ...]:
         return (f"MiniLM unavailable: {self.fallback}",) if self.fallback else ()
 
-    def bearing(
-        self,
-        entries: Sequence[Contradiction],
-        *,
-        question: str,
-        passages: Sequence[Passage],
-        store: KnowledgeStore,
-        threshold: float,
-    ) -> Bearing:
+    def bearing(self, request: BearingQuestion) -> Bearing:
         """The lexical rules; and for a yes/no question, entries a resting clause restates by meaning.
 
         A resting clause restating a position (``restated``) makes the entry bear when the
@@ -159,11 +158,8 @@ class SemanticDetector:
         As with the lexical rules, a verdict depends on every rule it rests on, while a
         question asking for a fact is answered from the same passage without taking a side.
         """
-        found = set(
-            self.lexical.bearing(
-                entries, question=question, passages=passages, store=store, threshold=threshold
-            ).entry_ids
-        )
+        found = set(self.lexical.bearing(request).entry_ids)
+        entries, question, passages = request.entries, request.question, request.passages
         if not asks_for_verdict(question):
             return Bearing(frozenset(found), self._notes())
         resting = [(n, c) for n, p in enumerate(passages) if p.role == "rests" for c in clauses_of(p)]
