@@ -53,12 +53,24 @@ class Applicable:
     to (trace only)."""
 
 
-def question_bears(entry: Contradiction, question: str, threshold: float) -> bool:
-    """The question covers the topic, or asks about what the positions argue over."""
-    terms = content_terms(entry.topic)
+def question_bears(
+    entry: Contradiction, question: str, threshold: float, names: Sequence[str] = ()
+) -> bool:
+    """The question covers the topic, or asks about what the positions argue over.
+
+    The topic is read beyond the names of the entry's entities: naming the product is not
+    asking about its charge time ("How long does an AeroSense Two battery last?").
+    """
+    terms = _beyond_names(entry, names)
     if terms and coverage(terms, question) >= threshold:
         return True
     return bool(disputed_axis(entry) & {stem(t) for t in content_terms(question)})
+
+
+def _beyond_names(entry: Contradiction, names: Sequence[str]) -> list[str]:
+    """The topic's words beyond the names of the entry's entities."""
+    named = {w for name in names for w in key_parts(name)}
+    return [t for t in content_terms(entry.topic) if not set(key_parts(t)) <= named]
 
 
 def _states_the_point(entry: Contradiction, passage: str, names: Sequence[str]) -> bool:
@@ -115,13 +127,11 @@ def bears_on_question(
     topic ("Should the customer on claim CLM-1190 get all 14 kitchen units replaced?"), a
     passage the answer rests on states the point, or the answer's verdict turns on it.
     """
-    if question_bears(entry, trace.question, threshold):
+    if question_bears(entry, trace.question, threshold, names):
         return True
     if not asks_for_verdict(trace.question):
         return False
-    # the topic beyond the entity's own name: naming the product is not asking about its charge time
-    named = {w for name in names for w in key_parts(name)}
-    topic = [t for t in content_terms(entry.topic) if not set(key_parts(t)) <= named]
+    topic = _beyond_names(entry, names)
     if names_in(names, trace.question) and topic and coverage(topic, trace.question) >= NAMED_TOPIC:
         return True
     return _verdict_rests_on(entry, trace, names) or _verdict_turns_on(entry, trace.question, said)

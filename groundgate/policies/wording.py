@@ -48,17 +48,23 @@ def asks_for_verdict(question: str) -> bool:
     return any((words := clause.split()) and words[0].lower() in _VERDICT_OPENERS for clause in clauses)
 
 
+_UNIT = re.compile(r"\d[\d,.]*\s*([A-Za-z]+)")
+
+
 def disputed_axis(entry: Contradiction) -> set[str]:
     """Words every position uses that the topic does not: what the positions argue over.
 
     "Handlers need no separate approval" and "covered only with prior written approval"
     share "approval" beyond the topic "whether trace-and-access costs are automatically
     included"; a question about approval asks about the split even without the topic's words.
+    The unit of a value they give ("about 4 hours", "about 3 hours") is not such a word.
     """
     if len(entry.positions) < 2:
         return set()
     shared = set.intersection(*({stem(t) for t in content_terms(p.statement)} for p in entry.positions))
-    return shared - {stem(t) for t in content_terms(entry.topic)}
+    # the unit of the values they give ("4 hours", "3 hours") is what they measure, not what they argue over
+    units = {stem(m.group(1).lower()) for p in entry.positions for m in _UNIT.finditer(p.statement)}
+    return shared - {stem(t) for t in content_terms(entry.topic)} - units
 
 
 def _words(text: str) -> str:

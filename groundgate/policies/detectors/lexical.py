@@ -67,14 +67,14 @@ class LexicalDetector:
         question = request.question
         verdict = asks_for_verdict(question)
         evidence = [p.text for p in request.passages if p.role == "rests"] if verdict else []
-        return Bearing(
-            frozenset(
-                e.id
-                for e in request.entries
-                if question_bears(e, question, request.threshold)
-                or (evidence and rests_on(request.store, e, question, evidence))
-            )
-        )
+        found = set()
+        for entry in request.entries:
+            names = entity_names(request.store, entry)
+            if question_bears(entry, question, request.threshold, names) or (
+                evidence and states_point_for(entry, question, evidence, names)
+            ):
+                found.add(entry.id)
+        return Bearing(frozenset(found))
 
     def disagreements(
         self, passages: Sequence[Passage], *, question: str | None, store: KnowledgeStore | None = None
@@ -96,12 +96,11 @@ class LexicalDetector:
 
 
 
-def rests_on(store: KnowledgeStore, entry: Contradiction, question: str, evidence: Sequence[str]) -> bool:
-    """Whether a passage of the evidence is about the question and states the entry's point."""
-    names = [
+def entity_names(store: KnowledgeStore, entry: Contradiction) -> list[str]:
+    """The names and aliases of the entry's entities, as the store holds them."""
+    return [
         name
         for entity in filter(None, (store.get_entity(i) for i in entry.entity_ids))
         for name in (entity.name, *entity.aliases)
         if name.strip()
     ]
-    return states_point_for(entry, question, evidence, names)

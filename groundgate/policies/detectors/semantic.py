@@ -229,7 +229,12 @@ class SemanticDetector:
             i for i in best.values() if i != anchor and float(vectors[i] @ vectors[anchor]) >= self.agreement
         ]
         slots = {i: self._slot(units[i].sentence, kind, question) for i in [anchor, *aligned]}
-        aligned = [i for i in aligned if _same_event(units[anchor].sentence, units[i].sentence)]
+        aligned = [
+            i
+            for i in aligned
+            if _same_event(units[anchor].sentence, units[i].sentence)
+            and not _other_referent(units[anchor].sentence, units[i].sentence)
+        ]
         sides: list[list[int]] = [[anchor]]
         for index in aligned:
             for side in sides:
@@ -318,3 +323,16 @@ def _same_event(left: str, right: str) -> bool:
     """Two sentences that each name a kind of event name one in common ("founded", "set up")."""
     a, b = event_kinds(left), event_kinds(right)
     return not a or not b or bool(a & b)
+
+
+_SUBJECT_PRONOUN = re.compile(r"^(?:\W*\w+){0,4}?\W*\b(he|she|his|her|it|its)\b", re.I)
+_PERSON = frozenset({"he", "she", "his", "her"})
+
+
+def _other_referent(left: str, right: str) -> bool:
+    """Two sentences whose subjects are a person and a thing ("In 2014 he moved ...", "It is home to ...")."""
+    found = [_SUBJECT_PRONOUN.match(s) for s in (left, right)]
+    if not all(found):
+        return False
+    kinds = {m.group(1).lower() in _PERSON for m in found if m}
+    return len(kinds) > 1
