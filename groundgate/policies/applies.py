@@ -53,15 +53,9 @@ class Applicable:
     to (trace only)."""
 
 
-def question_bears(
-    entry: Contradiction, question: str, threshold: float, names: Sequence[str] = ()
-) -> bool:
-    """The question covers the topic, or asks about what the positions argue over.
-
-    The topic is read beyond the names of the entry's entities: naming the product is not
-    asking about its charge time ("How long does an AeroSense Two battery last?").
-    """
-    terms = _beyond_names(entry, names)
+def question_bears(entry: Contradiction, question: str, threshold: float) -> bool:
+    """The question covers the topic, or asks about what the positions argue over."""
+    terms = content_terms(entry.topic)
     if terms and coverage(terms, question) >= threshold:
         return True
     return bool(disputed_axis(entry) & {stem(t) for t in content_terms(question)})
@@ -127,7 +121,7 @@ def bears_on_question(
     topic ("Should the customer on claim CLM-1190 get all 14 kitchen units replaced?"), a
     passage the answer rests on states the point, or the answer's verdict turns on it.
     """
-    if question_bears(entry, trace.question, threshold, names):
+    if question_bears(entry, trace.question, threshold):
         return True
     if not asks_for_verdict(trace.question):
         return False

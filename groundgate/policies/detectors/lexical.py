@@ -70,7 +70,7 @@ class LexicalDetector:
         found = set()
         for entry in request.entries:
             names = entity_names(request.store, entry)
-            if question_bears(entry, question, request.threshold, names) or (
+            if question_bears(entry, question, request.threshold) or (
                 evidence and states_point_for(entry, question, evidence, names)
             ):
                 found.add(entry.id)

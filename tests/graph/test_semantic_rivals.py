@@ -1,4 +1,4 @@
-"""Two sentences about two things are no disagreement, however alike they read.
+"""Two sentences that do not answer the same thing are no disagreement, however alike they read.
 
 "In 2014 he moved to Varnholm Athletic, where he succeeded ..." (a coach's biography) and
 "It is home to the football club Varnholm Athletic ..." (the town's article) both read
@@ -6,6 +6,10 @@ near "Who is the head coach of Varnholm Athletic?"; "It was founded in 2004 ..."
 authority) and "He directed the Riverbend Institute of Structures from 2011 to 2019"
 (an engineer) both near "When was the Tessel Transport Authority founded?". One speaks of
 a person and the other of a thing: the semantic detector shows no disagreement.
+
+"Food may not be eaten anywhere in the library" denies eating, not a quiet reading room:
+it answers "Can I eat a packed lunch in the study rooms ...?" against the leaflet that
+welcomes a sandwich there, and is no rival to "We have a quiet reading room upstairs".
 """
 
 from pathlib import Path
@@ -35,3 +39,22 @@ def test_a_person_and_a_thing_near_the_question_are_not_two_answers(minilm, data
         answer = graph.invoke({"question": question, "as_of": as_of})["answer"]
     assert answer["contested"] == []
     assert answer["answered"]
+
+
+def _ask_disputes(minilm, question):
+    with dataset_store(DATASETS / "disputes") as (store, _):
+        graph = build_pipeline(store, OfflinePlanner(), policies=PolicySet(detector=SemanticDetector(minilm)))
+        return graph.invoke({"question": question, "as_of": None})["answer"]
+
+
+def test_a_denial_of_something_else_is_no_rival_answer(minilm):
+    answer = _ask_disputes(minilm, "Does Meadowgate Library have a quiet reading room?")
+    assert answer["contested"] == []
+    assert "quiet reading room" in answer["text"]
+
+
+def test_a_denial_of_what_is_asked_is_presented_beside_the_other_source(minilm):
+    answer = _ask_disputes(minilm, "Can I eat a packed lunch in the study rooms at Meadowgate Library?")
+    (point,) = answer["contested"]
+    assert any("Food may not be eaten" in p["statement"] for p in point["positions"])
+    assert len({s for p in point["positions"] for s in p["source_ids"]}) == 2

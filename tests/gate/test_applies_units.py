@@ -1,10 +1,9 @@
-"""G1 by the question: naming the product, or the unit its values are in, is not asking about the dispute.
+"""G1 by the question: the unit the positions' values are in is not what they argue over.
 
 The register holds one open entry: how long a full charge of the Pellam Two takes (4 hours
-in the manual, 3 in the quick start guide). A question about the Pellam Two's battery life
-names the product; one about the quiet hours of its light uses the unit both positions
-give. Neither asks how long a charge takes, and both are answered; the charge question
-presents both positions.
+in the manual, 3 in the quick start guide). "Hours" is in both positions, but a question
+about the quiet hours of the light ring does not ask how long a charge takes: it is
+answered; the charge question presents both positions.
 """
 
 import pytest
@@ -71,14 +70,7 @@ def test_the_charge_question_presents_both_positions(store):
     assert [p["contradiction_id"] for p in answer["contested"]] == ["CTR-P2"]
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        "How long does the Pellam Two battery last at the standard interval?",  # names the product
-        "What are the default quiet hours of the light ring?",  # the unit of the positions' values
-    ],
-)
-def test_a_question_that_only_names_the_product_or_the_unit_is_answered(store, question):
-    answer = _ask(store, question)
+def test_a_question_that_only_shares_the_unit_of_the_values_is_answered(store):
+    answer = _ask(store, "What are the default quiet hours of the light ring?")
     assert answer["contested"] == []
     assert answer["answered"]
