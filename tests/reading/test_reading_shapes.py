@@ -30,11 +30,7 @@ def test_polarity_counts_negations():
     assert not negated("It is not true that it is never allowed.")  # two negations
 
 
-def test_how_much_asks_for_a_quantity_and_which_month_for_a_month():
-    weigh = analyse("How much does the monitor weigh?", None)
-    assert typed(weigh, "It weighs 180 g.")
-    paid = analyse("How much is paid, in pounds, for a call-out?", None)
-    assert not typed(paid, "A call-out lasts at least two hours.")
-    month = analyse("In which month can colleagues apply?", None)
-    assert typed(month, "Applications open in March only.")
-
+def test_a_day_of_a_month_is_a_date_even_without_its_year():
+    by = analyse("By what date must carried-over annual leave be used?", None)
+    assert typed(by, "Carried-over days must be taken by 31 May.")
+    assert not typed(by, "You may carry up to five days into the next leave year.")
