@@ -1,0 +1,71 @@
+"""Whether a table row states the value for the case and the column a question asks about.
+
+A Markdown table row is read as one statement that keeps its column names (``Office:
+Mill Street; Town: Fellmoor; Staff parking spaces: 40.``, see ``reading/evidence.py``).
+A row is one case of its table: its first cell says which (an office, a version, a kind of
+vehicle), its other cells give that case's values under their columns' names. So a row
+answers a question only when the question names the row's case (most of the first cell's
+words, and any number in it), and the column holding the value is the one asked about:
+a column that shares words with the question and adds one the question does not use
+("Staff parking spaces" for "visitor parking spaces") is a sibling detail, not the asked
+one. A question that reaches the row through another hop ("the vehicle the scheme
+helps you buy") does not name the case itself and is not judged here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from groundgate.knowledge.text import STOPWORDS
+from groundgate.reading.question import Question
+from groundgate.reading.score import typed
+from groundgate.reading.text import term_key
+
+__all__ = ["row_cells", "unbound_row"]
+
+_CELL = re.compile(r"^([A-Z][^:;]{0,40}): (.+)$")
+_WORD = re.compile(r"[^\W_]+(?:[.,]\d+)*")
+
+
+def row_cells(text: str) -> list[tuple[str, str]]:
+    """The (column, cell) pairs of a table row statement; empty when ``text`` is not one.
+
+    A cell that holds ``;`` itself ("Room groups; weekly summary email") continues the
+    cell before it.
+    """
+    cells: list[tuple[str, str]] = []
+    for part in text.rstrip(".").split("; "):
+        if ": " in part and part.count(": ") > 1:
+            return []  # "From: A To: B": an e-mail header, not a row
+        field = _CELL.match(part)
+        if field:
+            cells.append((field.group(1), field.group(2)))
+        elif cells:
+            cells[-1] = (cells[-1][0], f"{cells[-1][1]}; {part}")
+        else:
+            return []
+    return cells if len(cells) >= 2 else []
+
+
+def _keys(text: str) -> set[str]:
+    return {term_key(w.lower()) for w in _WORD.findall(text) if w.lower() not in STOPWORDS}
+
+
+def unbound_row(q: Question, text: str) -> str | None:
+    """Why a row does not state the asked value for the question's case, or ``None``."""
+    cells = row_cells(text)
+    if not cells or q.relative:
+        return None
+    asked = _keys(q.text)
+    case = _keys(cells[0][1])
+    numbers = {k for k in case if k[:1].isdigit()}
+    if case and (numbers - asked or len(case & asked) * 2 <= len(case)):
+        return f"the sources state it for {cells[0][1]}, not for the case the question names"
+    columns = [(len(_keys(name) & asked), name) for name, cell in cells[1:]
+               if typed(q, f"{name}: {cell}")]
+    if not columns:
+        return None
+    shared, name = max(columns)
+    if shared and _keys(name) - asked:
+        return f"the sources give the {name.lower()}, not the detail the question asks about"
+    return None
