@@ -4,8 +4,9 @@ A Markdown table row is read as one statement that keeps its column names (``Off
 Mill Street; Town: Fellmoor; Staff parking spaces: 40.``, see ``reading/evidence.py``).
 A row is one case of its table: its first cell says which (an office, a version, a kind of
 vehicle), its other cells give that case's values under their columns' names. So a row
-answers a question only when the question names the row's case (most of the first cell's
-words, and any number in it), and the column holding the value is the one asked about:
+answers a question only when it is the row of the question's case (a question that gives
+its own number or identifier for the key column, "version 3.3", is not answered by the row
+of version 3.4), and the column holding the value is the one asked about:
 a column that shares words with the question and adds one the question does not use
 ("Staff parking spaces" for "visitor parking spaces") is a sibling detail, not the asked
 one. A question that reaches the row through another hop ("the vehicle the scheme
@@ -51,16 +52,34 @@ def _keys(text: str) -> set[str]:
     return {term_key(w.lower()) for w in _WORD.findall(text) if w.lower() not in STOPWORDS}
 
 
+def _other_case(question: str, column: str, cell: str) -> str | None:
+    """The question's own value for the row's key column when the row holds another.
+
+    "version 3.3" against the row ``Version: 3.4``: the question names the key column and
+    gives a number or identifier next to it that the row's first cell does not hold.
+    """
+    words = _WORD.findall(question)
+    names = _keys(column)
+    held = {w.lower() for w in _WORD.findall(cell)}
+    for i, word in enumerate(words):
+        if term_key(word.lower()) not in names:
+            continue
+        for j in range(max(0, i - 1), min(len(words), i + 3)):
+            near = words[j]
+            if any(ch.isdigit() for ch in near) and near.lower() not in held:
+                return f"{word} {near}" if j > i else f"{near} {word}"
+    return None
+
+
 def unbound_row(q: Question, text: str) -> str | None:
     """Why a row does not state the asked value for the question's case, or ``None``."""
     cells = row_cells(text)
     if not cells or q.relative:
         return None
     asked = _keys(q.text)
-    case = _keys(cells[0][1])
-    numbers = {k for k in case if k[:1].isdigit()}
-    if case and (numbers - asked or len(case & asked) * 2 <= len(case)):
-        return f"the sources state it for {cells[0][1]}, not for the case the question names"
+    conflict = _other_case(q.text, *cells[0])
+    if conflict:
+        return f"the sources state it for {cells[0][0].lower()} {cells[0][1]}, not {conflict}"
     columns = [(len(_keys(name) & asked), name) for name, cell in cells[1:]
                if typed(q, f"{name}: {cell}")]
     if not columns:

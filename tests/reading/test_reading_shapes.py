@@ -47,6 +47,9 @@ def test_a_row_states_its_value_only_for_its_own_case_and_column():
     release = "Version: 3.4; Released: 15 January 2024; Changes: Room groups; weekly summary email."
     assert unbound_row(analyse("When was version 3.4 of the app released?", None), release) is None
     assert unbound_row(analyse("When was version 3.3 of the app released?", None), release)
+    # a row whose first cell carries conditions the question leaves open still answers it
+    mileage = "Vehicle: Car or van, first 10,000 business miles in the tax year; Rate: 45p per mile."
+    assert unbound_row(analyse("What mileage rate is paid for a car?", None), mileage) is None
     # a question that reaches the row through another hop does not name its case
     assert unbound_row(analyse("What rate is paid for the vehicle that the scheme helps you buy?", None),
                        "Vehicle: Car or van; Rate: 45p per mile.") is None
