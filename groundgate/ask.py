@@ -12,7 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from groundgate.errors import ConfigError
+from groundgate.errors import ConfigError, ModelUnavailable, RunError
+from groundgate.graph.bounds import bound_error
 from groundgate.graph.build import build_agent
 from groundgate.graph.context import Bounds, ToolRunner
 from groundgate.knowledge.backends import open_backend
@@ -78,6 +79,31 @@ class RunResult:
     """The lane that answered: ``pipeline`` (lane A) or ``agent``."""
     escalation: dict[str, Any] | None = None
     """For ``auto``: ``{"escalated": bool, "signals": [{"signal", "reason"}, ...]}``."""
+
+    def run_error(self) -> RunError | None:
+        """What stopped the run short, as its typed error: a tripped bound, else a failed model.
+
+        The run itself never raises it: the answer is composed from what was gathered and
+        says so. ``None`` when the run did all it was asked.
+        """
+        if self.answer.get("bound_tripped"):
+            return bound_error(self.answer["bound_tripped"])
+        failed = (self.answer.get("extras") or {}).get("model_error")
+        if failed:
+            return ModelUnavailable(str(failed.get("model") or ""), str(failed.get("purpose") or ""),
+                                    str(failed.get("error") or ""))
+        return None
+
+    def raise_for_run_error(self) -> None:
+        """Raise ``run_error()``, if there is one (as httpx's ``raise_for_status``).
+
+        Raises:
+            BoundTripped: A hard bound stopped the run.
+            ModelUnavailable: The chat model failed or could not be reached.
+        """
+        error = self.run_error()
+        if error is not None:
+            raise error
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's ``--json`` object."""

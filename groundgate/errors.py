@@ -4,14 +4,18 @@
 GroundgateError
  ├── ToolFailure            the model should see it: returned inside an error envelope
  ├── ConfigError            developer misuse: bad settings, unknown model spec, bad arguments
- │    └── ModelUnavailable  a configured model endpoint cannot be reached
  ├── CorpusError            a corpus file is malformed (carries path and line)
  ├── StoreError             the knowledge store cannot serve a request
- └── RunFailure             a run stopped for a reason with fields
-      └── BoundTripped      a hard bound (rounds, tokens, wall clock) was reached
+ └── RunError               a run could not do all it was asked; fields say what stopped it
+      ├── ModelUnavailable  the chat model failed or could not be reached (model, purpose)
+      └── BoundTripped      a hard bound was reached (bound, limit, used)
 ```
 
-Branch on these types, never on message text.
+A run does not raise its ``RunError``: it composes from what it gathered and its answer
+says what stopped it (``answer.bound_tripped``, ``extras.model_error``). A caller that
+would rather fail asks the result for the error (``RunResult.run_error()``) or raises it
+(``RunResult.raise_for_run_error()``), as httpx's ``raise_for_status``. Branch on these
+types, never on message text.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ __all__ = [
     "CorpusError",
     "GroundgateError",
     "ModelUnavailable",
-    "RunFailure",
+    "RunError",
     "StoreError",
     "ToolFailure",
 ]
@@ -40,10 +44,6 @@ class ToolFailure(GroundgateError):
 
 class ConfigError(GroundgateError):
     """The caller configured or called groundgate in a way it cannot honour."""
-
-
-class ModelUnavailable(ConfigError):
-    """A configured chat model endpoint could not be reached or refused the request."""
 
 
 class StoreError(GroundgateError):
@@ -67,11 +67,27 @@ class CorpusError(GroundgateError):
         super().__init__(f"{where}: {problem}")
 
 
-class RunFailure(GroundgateError):
-    """A run stopped early for a reason carried in fields."""
+class RunError(GroundgateError):
+    """A run could not do all it was asked; its fields say what stopped it."""
 
 
-class BoundTripped(RunFailure):
+class ModelUnavailable(RunError):
+    """A configured chat model failed or could not be reached during a run.
+
+    Attributes:
+        model: The model's name.
+        purpose: The call that failed: ``plan``, ``answer`` or ``revision``.
+        error: What the call raised, in words.
+    """
+
+    def __init__(self, model: str, purpose: str, error: str) -> None:
+        self.model = model
+        self.purpose = purpose
+        self.error = error
+        super().__init__(f"the model {model!r} failed ({purpose}): {error}")
+
+
+class BoundTripped(RunError):
     """A hard bound was reached.
 
     Attributes:

@@ -138,6 +138,56 @@ def test_production_code_never_reaches_a_test_double():
     assert not [p.name for p in (PACKAGE / "knowledge" / "azure").glob("*.py") if "fake" in p.name]
 
 
+BACKEND_PACKAGES = ("groundgate.knowledge.embedded", "groundgate.knowledge.azure")
+
+
+def _names_a_backend(name: str, path: Path, backends: set[str]) -> list[str]:
+    """How ``name`` names a backend: importing a backend's package, or ``backend == "<name>"``."""
+    found = [
+        f"{name} imports {target}"
+        for target in _imports(name, path, deferred=True)
+        if target.startswith(BACKEND_PACKAGES)
+    ]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        about_backend = any(
+            "backend" in (side.id if isinstance(side, ast.Name) else side.attr).lower()
+            for side in sides
+            if isinstance(side, ast.Name | ast.Attribute)
+        )
+        found += [
+            f"{name} compares a backend with {side.value!r}"
+            for side in sides
+            if about_backend and isinstance(side, ast.Constant) and side.value in backends
+        ]
+    return found
+
+
+def test_nothing_outside_knowledge_names_a_backend(tmp_path):
+    from groundgate.knowledge.backends import BACKENDS
+
+    backends = set(BACKENDS)
+    naming = [
+        line
+        for name, path in MODULES.items()
+        if not name.startswith(("groundgate.knowledge", "groundgate.testing"))
+        for line in _names_a_backend(name, path, backends)
+    ]
+    assert naming == []
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "def open_it(settings):\n"
+        "    if settings.backend == 'azure':\n"
+        "        from groundgate.knowledge.azure.store import AzureStore\n"
+    )
+    assert _names_a_backend("groundgate.probe", probe, backends) == [
+        "groundgate.probe imports groundgate.knowledge.azure.store",
+        "groundgate.probe compares a backend with 'azure'",
+    ]
+
+
 def _importable() -> Iterator[object]:
     for name in MODULES:
         if name.endswith("__main__"):

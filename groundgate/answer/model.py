@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from groundgate.graph.bounds import TrippedBound
+
 __all__ = ["Answer", "Citation", "Claim", "ContestedPoint", "GroundingReport", "StatedPosition"]
 
 
@@ -76,7 +78,8 @@ class Answer(_Model):
     """Open entries the answer speaks to that the question does not turn on: shown as a note."""
     insufficient: tuple[str, ...] = ()
     """Everything the answer cannot say, and why."""
-    bound_tripped: dict[str, Any] | None = None
+    bound_tripped: TrippedBound | None = None
+    """The bound that stopped the run, if one did (the answer says so in its notes)."""
     grounding: GroundingReport = GroundingReport()
     policy_notes: tuple[str, ...] = ()
     """What the policy layer imposed and why."""

@@ -13,7 +13,7 @@ import typer
 
 from groundgate.cli import ask, azure, eval, graph, ingest, mcp, replay, search, serve_model, trace
 from groundgate.cli.terminal import err, error, out
-from groundgate.errors import ConfigError
+from groundgate.errors import ConfigError, RunError
 
 __all__ = ["app", "err", "main", "out"]
 
@@ -38,9 +38,9 @@ app.add_typer(trace.trace_app, name="trace")
 
 
 def main() -> None:  # pragma: no cover - the console script and `python -m groundgate`
-    """Run the CLI, turning a developer error into a clean message."""
+    """Run the CLI, turning a developer error (or a run error no command handled) into a clean message."""
     try:
         app()
-    except ConfigError as exc:
+    except (ConfigError, RunError) as exc:  # exit 2 for both, as when ModelUnavailable was a ConfigError
         error(str(exc))
         sys.exit(2)

@@ -1,45 +1,34 @@
 """``groundgate azure ...``: provision the Azure backend, and search or ask over it.
 
 Settings come from ``GROUNDGATE_AZURE_*`` variables (``AzureSettings.from_env``), read when a
-command runs. ``azure search`` and ``azure ask`` are the main commands with ``--backend azure``
-(``knowledge.backends``); ``groundgate ingest --backend azure`` writes to the same services.
+command runs. ``azure search`` and ``azure ask`` are aliases of the main commands with
+``--backend azure`` (``knowledge.backends``); ``groundgate ingest --backend azure`` writes to
+the same services, and ``azure provision`` is the backend's own ``provision``.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
 
-from groundgate.cli.ask import answer
-from groundgate.cli.common import (
-    BOUNDS,
-    AsOfOpt,
-    JsonOpt,
-    MaxRoundsOpt,
-    ModelOpt,
-    ShowTraceOpt,
-    TimeoutOpt,
-    TokenBudgetOpt,
-    check_question_arg,
-    fail,
-)
+from groundgate.cli.ask import ask as ask_command
+from groundgate.cli.common import fail
 from groundgate.cli.search import AsOfFilterOpt, SearchJsonOpt, TopKOpt, run_search
 from groundgate.cli.terminal import out
 from groundgate.errors import GroundgateError
-from groundgate.graph.bounds import Bounds
 
-__all__ = ["AGENT_MODES", "ask", "azure_app", "provision", "search"]
+__all__ = ["azure_app", "provision", "search", "with_backend"]
 
 azure_app = typer.Typer(
     name="azure",
     help="The Azure backend (AI Search, Cosmos DB NoSQL, Cosmos DB for Gremlin): provision, search, ask.",
     no_args_is_help=True,
 )
-
-AGENT_MODES = ("agent", "search-agent")
-"""The modes ``azure ask`` offers (the agent's; ``ask --backend azure`` offers lane A too)."""
 
 
 @azure_app.command()
@@ -50,20 +39,19 @@ def provision(
     ] = None,
 ) -> None:
     """Create the search indexes, the Cosmos database and containers, and check the graph (idempotent)."""
-    from groundgate.knowledge.azure.store import AzureStore
+    from groundgate.knowledge.backends import get_backend
     from groundgate.knowledge.embed import make_embedder
     from groundgate.settings import Settings
 
+    chosen = Settings.from_env()
+    backend = get_backend("azure")
     try:
-        embedder = make_embedder(Settings.from_env().embedder)
-        store = AzureStore.from_env(os.environ, embedder=embedder, dimensions=dimensions)
-        try:
-            made = store.provision()
-        finally:
-            store.close()
+        embedder = make_embedder(chosen.embedder)
+        made = backend.provision(chosen, embedder=embedder, env=os.environ, dimensions=dimensions)
+        where = backend.describe(chosen, os.environ)
     except GroundgateError as exc:
         raise fail(str(exc)) from None
-    out.print("provisioned " + str(store))
+    out.print("provisioned " + where)
     for line in made:
         out.print(f"  {line}")
 
@@ -79,27 +67,22 @@ def search(
     run_search(query, top_k=top_k, as_of=as_of, as_json=as_json, store=None, backend="azure")
 
 
-@azure_app.command()
-def ask(
-    question: Annotated[str, typer.Argument(help="The question, in plain words.")],
-    mode: Annotated[str, typer.Option(help="agent (all eight tools) or search-agent.")] = "agent",
-    model: ModelOpt = None,
-    as_of: AsOfOpt = None,
-    max_rounds: MaxRoundsOpt = BOUNDS.max_rounds,
-    token_budget: TokenBudgetOpt = BOUNDS.token_budget,
-    timeout: TimeoutOpt = BOUNDS.wall_clock_s,
-    as_json: JsonOpt = False,
-    show_trace: ShowTraceOpt = False,
-) -> None:
-    """Answer a question with the bounded, gated agent over the Azure backend (read-only).
+def with_backend(command: Callable[..., None], backend: str) -> Callable[..., None]:
+    """``command`` with ``--backend`` fixed to ``backend`` and no ``--store``; every other option kept.
 
-    The same run as ``groundgate ask --backend azure --mode agent|search-agent``.
+    Typer reads the options from the signature, so the alias offers exactly what ``command``
+    does, with the same defaults and help, and runs exactly what ``command --backend`` runs.
     """
-    check_question_arg(question)
-    if mode not in AGENT_MODES:
-        raise fail(f"--mode must be one of {', '.join(AGENT_MODES)}, not {mode!r}")
-    answer(
-        question, mode=mode, model=model, as_of=as_of, backend="azure", as_json=as_json,
-        show_trace=show_trace,
-        bounds=Bounds(max_rounds=max_rounds, token_budget=token_budget, wall_clock_s=timeout),
-    )
+    fixed = ("backend", "store")
+    kept = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name not in fixed]
+
+    @functools.wraps(command)
+    def alias(**options: Any) -> None:
+        command(**options, backend=backend)
+
+    alias.__signature__ = inspect.Signature(kept)  # type: ignore[attr-defined]
+    alias.__doc__ = f"{(command.__doc__ or '').strip()} The same as: {command.__name__} --backend {backend}."
+    return alias
+
+
+azure_app.command("ask")(with_backend(ask_command, "azure"))

@@ -27,8 +27,10 @@ def _store_and_questions(
 ) -> Iterator[tuple[Any, Path, str]]:
     """The store and questions file to evaluate, and how the report names them."""
     from groundgate.eval.dataset import dataset_store
+    from groundgate.knowledge.backends import OpenedStore
     from groundgate.knowledge.default import bundled_questions, open_store
 
+    store: OpenedStore
     if dataset is None:
         store = open_store(None, cache_dir=settings.cache_dir, embedder=embedder)
         try:

@@ -22,9 +22,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from groundgate.errors import ConfigError, CorpusError
+from groundgate.knowledge.backends import OpenedStore
+from groundgate.knowledge.default import ingest_to_path, open_store
 from groundgate.knowledge.embed import Embedder
-from groundgate.knowledge.embedded.store import SQLiteStore
-from groundgate.knowledge.ingest.pipeline import ingest
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.tools.registry import ALL_TOOLS
 
@@ -155,7 +155,7 @@ def select_split(questions: Sequence[GoldQuestion], split: str) -> list[GoldQues
 
 
 @contextmanager
-def dataset_store(folder: Path, *, embedder: Embedder | None = None) -> Iterator[tuple[SQLiteStore, Path]]:
+def dataset_store(folder: Path, *, embedder: Embedder | None = None) -> Iterator[tuple[OpenedStore, Path]]:
     """Ingest ``folder/corpus`` into a fresh temporary store, deleted afterwards.
 
     Yields the store (read-only) and the path of ``folder/questions.jsonl``.
@@ -171,13 +171,9 @@ def dataset_store(folder: Path, *, embedder: Embedder | None = None) -> Iterator
         raise ConfigError(f"{folder} has no questions.jsonl")
     workdir = Path(tempfile.mkdtemp(prefix="groundgate-eval-"))
     try:
-        writer = SQLiteStore.from_path(workdir / "store.sqlite")
-        writer.setup()
-        try:
-            ingest(writer, corpus, embedder=embedder)
-        finally:
-            writer.close()
-        store = SQLiteStore.from_path(workdir / "store.sqlite", read_only=True)
+        path = workdir / "store.sqlite"
+        ingest_to_path(path, corpus, embedder=embedder)
+        store = open_store(path, cache_dir=workdir)
         try:
             yield store, questions
         finally:

@@ -12,19 +12,18 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.language_models import BaseChatModel
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from groundgate.graph.context import Bounds, Context, ToolRunner, bind_context
+from groundgate.graph.context import Bounds, Context, ToolRunner
 from groundgate.graph.state import AgentInput, AgentOutput, AgentState
+from groundgate.graph.wiring import add_gated_end, add_nodes
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.models import writes_answers
 from groundgate.nodes.bound_check import bound_check, route_after_bound_check
 from groundgate.nodes.compose import compose
-from groundgate.nodes.gate import gate
-from groundgate.nodes.grounding_check import grounding_check
 from groundgate.nodes.plan import plan, route_after_plan
 from groundgate.nodes.tool_call import tool_call
 from groundgate.policies.policyset import PolicySet
@@ -39,8 +38,6 @@ __all__ = ["build_agent", "build_graph"]
 Node = Callable[[AgentState, Runtime[Context]], dict[str, Any]]
 
 
-
-
 def build_graph(ctx: Context | None = None) -> StateGraph[AgentState, Any, AgentInput, AgentOutput]:
     """The uncompiled wiring; with ``ctx`` every node is bound to it."""
     # Bound to ``ctx``, the graph takes no context from its caller (a server would try to build one).
@@ -48,25 +45,14 @@ def build_graph(ctx: Context | None = None) -> StateGraph[AgentState, Any, Agent
         AgentState, context_schema=Context if ctx is None else None, input_schema=AgentInput,
         output_schema=AgentOutput,
     )
-    nodes: dict[str, Node] = {
-        "plan": plan,
-        "tool_call": tool_call,
-        "bound_check": bound_check,
-        "compose": compose,
-        "grounding_check": grounding_check,
-        "gate": gate,
-    }
-    for name, node in nodes.items():
-        # langgraph's add_node overloads do not match a plain function of a TypedDict under
-        # mypy; the graph itself checks the node at compile time
-        graph.add_node(name, bind_context(node, ctx) if ctx is not None else node)  # type: ignore[call-overload]
+    nodes: dict[str, Node] = {"plan": plan, "tool_call": tool_call, "bound_check": bound_check,
+                              "compose": compose}
+    add_nodes(graph, nodes, ctx)
     graph.add_edge(START, "plan")
     graph.add_conditional_edges("plan", route_after_plan, ["tool_call", "compose"])
     graph.add_edge("tool_call", "bound_check")
     graph.add_conditional_edges("bound_check", route_after_bound_check, ["plan", "compose"])
-    graph.add_edge("compose", "grounding_check")
-    graph.add_edge("grounding_check", "gate")
-    graph.add_edge("gate", END)
+    add_gated_end(graph, "compose", ctx)
     return graph
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
@@ -18,7 +18,7 @@ from groundgate.tools.base import ToolDeps
 from groundgate.tools.envelope import Envelope
 from groundgate.tools.registry import ALL_TOOLS, execute, select
 
-__all__ = ["Bounds", "Context", "ToolRunner", "bind_context"]
+__all__ = ["Bounds", "Context", "LaneOptions", "ToolRunner", "bind_context"]
 
 
 class ToolRunner(Protocol):
@@ -60,6 +60,23 @@ class Context:
 
     def __post_init__(self) -> None:
         select(self.tools)  # an unknown tool name is a developer error, raised at build time
+
+
+class LaneOptions(TypedDict, total=False):
+    """The options both lanes take; ``build_router`` passes them to ``build_agent`` and ``build_pipeline``."""
+
+    bounds: Bounds | None
+    """Hard bounds of a run (``Bounds()`` when omitted)."""
+    policies: PolicySet | None
+    """The policy layer (``PolicySet()`` when omitted)."""
+    embedder: Embedder | None
+    """Query embedder for hybrid evidence search, if the store was ingested with one."""
+    model_name: str | None
+    """The name the trace shows for the model."""
+    run_tool: ToolRunner | None
+    """How tool calls execute (the registry's ``execute`` when omitted)."""
+    reader: Reader | None
+    """How evidence is read into an extractive answer (``default_reader()`` when omitted)."""
 
 
 State = TypeVar("State")

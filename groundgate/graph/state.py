@@ -8,6 +8,8 @@ from typing import Annotated, Any, NotRequired, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
+from groundgate.graph.bounds import TrippedBound
+
 __all__ = ["AgentInput", "AgentOutput", "AgentState"]
 
 
@@ -39,16 +41,16 @@ class AgentState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     """The conversation with the planner model."""
     envelopes: Annotated[list[dict[str, Any]], operator.add]
-    """Every tool envelope, in call order (full data, not the model's view)."""
+    """Every tool envelope, in call order (full data, not the model's view); read with ``read_envelopes``."""
     steps: Annotated[list[dict[str, Any]], operator.add]
-    """The trace steps, in order."""
+    """The trace steps (``ToolStep``/``ModelStep`` as plain data), in order; read with ``read_steps``."""
     rounds: int
     """Tool rounds executed so far."""
     tokens: int
     """Model tokens used so far (input + output)."""
     started_at: float
     """Wall-clock start of the run (epoch seconds)."""
-    bound_tripped: dict[str, Any] | None
+    bound_tripped: TrippedBound | None
     """The bound that stopped the run, if one did."""
     model_error: dict[str, Any] | None
     """The model call that failed (model, purpose, error), if one did: the run then composes."""

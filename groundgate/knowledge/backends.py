@@ -1,7 +1,8 @@
 """The backends a knowledge store lives on, by name: one registry instead of branches.
 
 ``open_backend(settings)`` opens the store ``settings.backend`` names, read-only, for
-asking; ``get_backend(name).ingest(...)`` writes a corpus folder into it. Everything outside
+asking; ``get_backend(name).ingest(...)`` writes a corpus folder into it, and
+``get_backend(name).provision(...)`` creates what it stores data in. Everything outside
 ``knowledge/`` (the CLI, ``ask``, the LangGraph server) goes through here and never names a
 backend itself.
 
@@ -10,7 +11,7 @@ backend itself.
 - ``azure``: AI Search, Cosmos DB for NoSQL and Cosmos DB for Apache Gremlin, configured by
   the ``GROUNDGATE_AZURE_*`` variables of ``env`` (``AzureSettings.from_env``).
 
-A new backend is one class with the three methods of ``Backend`` and one entry in
+A new backend is one class with the four methods of ``Backend`` and one entry in
 ``BACKENDS``. Nothing is imported or opened until a backend is asked for.
 """
 
@@ -42,7 +43,7 @@ __all__ = [
 
 
 class OpenedStore(KnowledgeStore, Protocol):
-    """A store a backend opened: the port, and ``close`` for whoever opened it."""
+    """A store a backend opened: the read port, and ``close`` for whoever opened it."""
 
     def close(self) -> None:
         """Release the store's connections or clients."""
@@ -50,13 +51,28 @@ class OpenedStore(KnowledgeStore, Protocol):
 
 
 class Backend(Protocol):
-    """How one backend is described, opened for reading, and ingested into."""
+    """How one backend is described, provisioned, opened for reading, and ingested into."""
 
     def describe(self, settings: Settings, env: Mapping[str, str]) -> str:
         """Where the data lives, for messages (``ingested ... into <this>``).
 
         Raises:
             ConfigError: The backend's settings are missing or malformed.
+        """
+        ...
+
+    def provision(
+        self, settings: Settings, *, embedder: Embedder | None, env: Mapping[str, str],
+        dimensions: int | None = None,
+    ) -> list[str]:
+        """Create what the backend stores data in, safely repeated; a line for each thing made.
+
+        ``dimensions`` is the vector size, where the backend fixes one before any data
+        (default: the embedder's).
+
+        Raises:
+            ConfigError: The backend's settings are missing or malformed.
+            StoreError: The store cannot be created or reached.
         """
         ...
 
@@ -92,6 +108,22 @@ class EmbeddedBackend:
         """The store file's path."""
         return str(settings.store_path) if settings.store_path is not None else "the bundled corpus's store"
 
+    def provision(
+        self, settings: Settings, *, embedder: Embedder | None, env: Mapping[str, str],
+        dimensions: int | None = None,
+    ) -> list[str]:
+        """Create the store file's schema, or upgrade it (vectors are sized by what is written)."""
+        from groundgate.knowledge.embedded.store import SQLiteStore
+
+        if settings.store_path is None:
+            raise ConfigError("provisioning the embedded backend needs a store path")
+        store = SQLiteStore.from_path(settings.store_path)
+        try:
+            version = store.setup()
+        finally:
+            store.close()
+        return [f"schema version {version} at {settings.store_path}"]
+
     def open(
         self, settings: Settings, *, embedder: Embedder | None, env: Mapping[str, str]
     ) -> OpenedStore:
@@ -120,6 +152,19 @@ class AzureBackend:
         from groundgate.knowledge.azure.store import AzureStore
 
         return str(AzureStore.from_env(env))
+
+    def provision(
+        self, settings: Settings, *, embedder: Embedder | None, env: Mapping[str, str],
+        dimensions: int | None = None,
+    ) -> list[str]:
+        """Indexes, database and containers (vector field of ``dimensions``), and a graph check."""
+        from groundgate.knowledge.azure.store import AzureStore
+
+        store = AzureStore.from_env(env, embedder=embedder, dimensions=dimensions)
+        try:
+            return store.provision()
+        finally:
+            store.close()
 
     def open(
         self, settings: Settings, *, embedder: Embedder | None, env: Mapping[str, str]

@@ -1,12 +1,13 @@
 """Breadth-first simple paths over a graph given by an edge lookup, as a pure function.
 
-A backend that cannot walk paths natively (the embedded store) hands :func:`walk` the way
-to read a node's edges; one that can (Gremlin) runs its own query instead.
+A backend hands :func:`walk` the way to read nodes' edges: one node at a time (the embedded
+store, and ``ReadFacade``'s default traversal) or all of a hop's new nodes in one request
+(Gremlin, ``per_hop=True``). Either way the paths, and so what ``limit`` cuts, are the same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from groundgate.knowledge.model import Relationship, TraversalPath
@@ -21,9 +22,10 @@ def walk(
     *,
     hops: int,
     limit: int,
-    edges_of: Callable[[str], Sequence[E]],
+    edges_of: Callable[[Sequence[str]], Mapping[str, Sequence[E]]],
     other_end: Callable[[E, str], str],
     as_relationship: Callable[[E], Relationship],
+    per_hop: bool = False,
 ) -> list[TraversalPath]:
     """Simple paths of 1..``hops`` edges from ``start``, shortest first, at most ``limit``.
 
@@ -31,9 +33,12 @@ def walk(
         start: The node the paths start from.
         hops: The longest path, in edges.
         limit: How many paths to return at most.
-        edges_of: A node's edges, in the order paths should take them. Called once a node.
+        edges_of: The edges of each of the given nodes, in the order paths should take
+            them. No node is asked for twice.
         other_end: The node an edge reaches from the given one.
         as_relationship: The edge as a path holds it; called only for edges a path walks.
+        per_hop: Ask ``edges_of`` once a hop, for every node the hop starts from that was
+            not read yet; otherwise one node at a time, only when a path reaches it.
 
     Returns:
         Paths in breadth-first order; no path visits a node twice.
@@ -44,11 +49,16 @@ def walk(
     # path walks it: most edges read at the last hop are never walked.
     touching: dict[str, Sequence[E]] = {}
     for _ in range(hops):
+        if per_hop:
+            tails = list(dict.fromkeys(p.nodes[-1] for p in frontier if p.nodes[-1] not in touching))
+            if tails:
+                found = edges_of(tails)
+                touching.update({tail: found.get(tail, ()) for tail in tails})
         next_frontier = []
         for path in frontier:
             tail = path.nodes[-1]
             if tail not in touching:
-                touching[tail] = edges_of(tail)
+                touching[tail] = edges_of([tail]).get(tail, ())
             for raw in touching[tail]:
                 other = other_end(raw, tail)
                 if other in path.nodes:

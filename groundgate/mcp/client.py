@@ -13,7 +13,6 @@ the tools themselves run wherever the server is.
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Iterable
 from contextlib import AbstractContextManager, ExitStack
 from types import TracebackType
@@ -27,7 +26,7 @@ from pydantic import ValidationError
 from groundgate.mcp.server import DEFAULT_AS_OF_META
 from groundgate.tools.base import ToolDeps
 from groundgate.tools.envelope import Envelope, error_envelope
-from groundgate.tools.registry import ALL_TOOLS
+from groundgate.tools.registry import ALL_TOOLS, timed_call
 
 __all__ = ["McpToolRunner"]
 
@@ -96,17 +95,12 @@ class McpToolRunner(AbstractContextManager["McpToolRunner"]):
         allowed: Iterable[str] = ALL_TOOLS,
         call_id: str = "",
     ) -> Envelope:
-        """Run one call on the server; a transport failure is an error envelope, never an exception."""
-        started = time.perf_counter()
-        allowed = tuple(allowed)
-        if name not in allowed:  # the same refusal as in process: the server may offer more
-            envelope = error_envelope(
-                name, f"unknown tool {name!r}; available: {', '.join(allowed)}", args=args, call_id=call_id
-            )
-        else:
-            envelope = self._remote(name, args, deps)
-        elapsed = round((time.perf_counter() - started) * 1000, 3)
-        return envelope.model_copy(update={"call_id": call_id, "ms": elapsed})
+        """Run one call on the server; a transport failure is an error envelope, never an exception.
+
+        A tool outside ``allowed`` is refused here, as in process: the server may offer more.
+        """
+        remote = functools.partial(self._remote, name, args, deps)
+        return timed_call(name, args, allowed=allowed, call_id=call_id, run=remote)
 
     def _remote(self, name: str, args: dict[str, Any], deps: ToolDeps) -> Envelope:
         meta: dict[str, Any] = {}

@@ -25,6 +25,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.messages.tool import ToolCall
 
+from groundgate.tools.steps import ModelStep
+
 __all__ = ["ModelCall", "call_model", "estimate_tokens", "message_text", "tool_calls_in_text"]
 
 CHARS_PER_TOKEN = 4
@@ -83,7 +85,7 @@ class ModelCall:
     text: str = ""
     tool_calls: list[ToolCall] = field(default_factory=list)
     tokens: int = 0
-    step: dict[str, Any] = field(default_factory=dict)
+    step: ModelStep = field(default_factory=lambda: ModelStep(round=0, model="", purpose=""))
     error: str | None = None
     timed_out: bool = False
 
@@ -114,12 +116,16 @@ def call_model(
         deadline: ``time.time()`` by which the call must return (the run's wall clock).
     """
     started = time.perf_counter()
-    step: dict[str, Any] = {"kind": "model", "round": round_no, "model": model_name, "purpose": purpose,
-                            "tool_calls": []}
+    rejected: list[str] = []
+    from_text: bool | None = None
     names = [t["function"]["name"] for t in tools if isinstance(t.get("function"), dict)]
 
-    def done(**update: Any) -> dict[str, Any]:
-        return {**step, **update, "ms": round((time.perf_counter() - started) * 1000, 3)}
+    def done(*, tokens: int, error: str | None = None, calls: Sequence[ToolCall] = ()) -> ModelStep:
+        return ModelStep(
+            round=round_no, model=model_name, purpose=purpose, tool_calls=tuple(c["name"] for c in calls),
+            tool_choice_rejected=tuple(rejected) if rejected else None, calls_from_text=from_text,
+            tokens=tokens, error=error, ms=round((time.perf_counter() - started) * 1000, 3),
+        )
 
     try:
         choices: list[str | dict[str, Any] | None] = [*tool_choice, None]
@@ -127,7 +133,7 @@ def call_model(
             reply = _invoke(model, messages, tools, choice, deadline)
             if not isinstance(reply, _Rejected):
                 break
-            step.setdefault("tool_choice_rejected", []).append(reply.error[:200])
+            rejected.append(reply.error[:200])
         if isinstance(reply, _Rejected):
             raise reply.exc
     except _DeadlinePassed:
@@ -143,7 +149,7 @@ def call_model(
     if not calls and names:
         calls = tool_calls_in_text(text, names, prefix=f"text_call_{round_no}")
         if calls:
-            step["calls_from_text"] = True
+            from_text = True
             reply = AIMessage(content="", tool_calls=calls, usage_metadata=reply.usage_metadata,
                               id=reply.id, response_metadata=reply.response_metadata)
             text = ""
@@ -151,8 +157,7 @@ def call_model(
         reply = _narrated(reply, calls)
     reported = reply.usage_metadata["total_tokens"] if reply.usage_metadata else 0
     tokens = int(reported or 0) or estimate_tokens([*messages, reply], tools)
-    step = done(tokens=tokens, tool_calls=[c["name"] for c in calls])
-    return ModelCall(reply, text=text, tool_calls=calls, tokens=tokens, step=step)
+    return ModelCall(reply, text=text, tool_calls=calls, tokens=tokens, step=done(tokens=tokens, calls=calls))
 
 
 def _narrated(reply: AIMessage, calls: list[ToolCall]) -> AIMessage:

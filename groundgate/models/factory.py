@@ -14,6 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
 
 from groundgate.errors import ConfigError
+from groundgate.graph.bounds import Bounds
 
 __all__ = ["make_chat_model"]
 
@@ -22,11 +23,14 @@ def make_chat_model(
     spec: str = "offline",
     *,
     env: Mapping[str, str] | None = None,
-    timeout_s: float = 60.0,
+    timeout_s: float = Bounds().wall_clock_s,
     max_retries: int = 1,
     **kwargs: Any,
 ) -> BaseChatModel:
     """Build a chat model from a spec string.
+
+    ``timeout_s`` is the HTTP client's timeout for one request (by default the run's wall
+    clock, ``Bounds().wall_clock_s``); ``max_retries`` its retries.
 
     Raises:
         ConfigError: The spec is malformed or a needed setting is missing.

@@ -24,16 +24,15 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.messages.ai import UsageMetadata
-from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
+from groundgate.models.base import LocalChatModel
 from groundgate.models.offline_plan import next_calls
 from groundgate.reading import Reader, default_reader
 from groundgate.reading.transcript import Transcript, read_transcript
@@ -90,7 +89,7 @@ def _narrate(transcript: Transcript, calls: list[tuple[str, dict[str, Any]]]) ->
     return f"Round {transcript.rounds + 1}: {names}."
 
 
-class OfflinePlanner(BaseChatModel):
+class OfflinePlanner(LocalChatModel):
     """A deterministic rule-based planner that emits real tool calls, then an answer.
 
     Bind it with ``bind_tools``: it will only call tools whose names it was bound with
@@ -149,12 +148,6 @@ class OfflinePlanner(BaseChatModel):
         reply.usage_metadata = _usage(messages, reply, self.tool_chars)
         return reply
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        reply = self.decide(messages)
-        return ChatResult(generations=[ChatGeneration(message=reply)])
+    def reply(self, messages: list[BaseMessage]) -> AIMessage:
+        """``decide``: the planner's reply is its next round, or its reader's answer."""
+        return self.decide(messages)

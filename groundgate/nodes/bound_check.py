@@ -15,17 +15,11 @@ __all__ = ["bound_check", "route_after_bound_check"]
 
 def bound_check(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Record the first bound the run has reached, if any; it routes the run to compose."""
-    bounds = runtime.context.bounds
-    elapsed = round(time.time() - (state.get("started_at") or time.time()), 3)
-    checks = (
-        ("rounds", bounds.max_rounds, state.get("rounds") or 0),
-        ("tokens", bounds.token_budget, state.get("tokens") or 0),
-        ("wall_clock", bounds.wall_clock_s, elapsed),
+    tripped = runtime.context.bounds.first_reached(
+        rounds=state.get("rounds") or 0, tokens=state.get("tokens") or 0,
+        elapsed_s=round(time.time() - (state.get("started_at") or time.time()), 3),
     )
-    for name, limit, used in checks:
-        if used >= limit:
-            return {"bound_tripped": {"bound": name, "limit": limit, "used": used}}
-    return {}
+    return {"bound_tripped": tripped} if tripped else {}
 
 
 def route_after_bound_check(state: AgentState) -> str:

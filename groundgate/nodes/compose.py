@@ -9,10 +9,13 @@ from langgraph.runtime import Runtime
 
 from groundgate.answer.claims import split_claims
 from groundgate.answer.model import Answer, Claim
+from groundgate.graph.bounds import TrippedBound
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
 from groundgate.reading import INSUFFICIENT_MARK, Reading
 from groundgate.reading.transcript import read_transcript
+from groundgate.tools.envelope import read_envelopes
+from groundgate.tools.steps import ToolStep, read_steps
 
 __all__ = ["INSUFFICIENT_MARK", "compose", "draft_answer", "model_failed_note", "with_trace_reason"]
 
@@ -31,7 +34,7 @@ MAX_ANSWER_CHARS = 8000
 """Characters of claims a draft may hold; a longer draft keeps its first claims and says so."""
 
 
-def draft_answer(text: str, *, bound_tripped: dict[str, Any] | None, lane: str) -> Answer:
+def draft_answer(text: str, *, bound_tripped: TrippedBound | None, lane: str) -> Answer:
     """Split a draft into claims; an ``INSUFFICIENT:`` lead becomes an honest note."""
     insufficient: list[str] = []
     answered = True
@@ -112,7 +115,7 @@ def compose(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     reader of the same trace: its answer, or its reason (never the model's own words).
     """
     model_text = _model_text(state)
-    retrieved = any(e.get("results") for e in state.get("envelopes") or [])
+    retrieved = any(e.results for e in read_envelopes(state.get("envelopes") or []))
     model_error = state.get("model_error")
 
 
@@ -131,11 +134,11 @@ def compose(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     if model_error:
         notes = (model_failed_note(model_error), *draft.insufficient)
         draft = draft.model_copy(update={"insufficient": notes})
-    for step in state.get("steps") or []:
-        if step.get("capped"):
-            capped = step["capped"]
-            note = (f"only the first {capped['ran']} of {capped['asked']} tool calls of round "
-                    f"{step['round']} were run (a round runs at most {capped['ran']})")
+    for step in read_steps(state.get("steps") or []):
+        if isinstance(step, ToolStep) and step.capped:
+            capped = step.capped
+            note = (f"only the first {capped.ran} of {capped.asked} tool calls of round "
+                    f"{step.round} were run (a round runs at most {capped.ran})")
             draft = draft.model_copy(update={"insufficient": (*draft.insufficient, note)})
     extras: dict[str, Any] = {
         **draft.extras,

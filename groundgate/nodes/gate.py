@@ -10,6 +10,7 @@ from groundgate.answer.model import Answer
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
 from groundgate.policies.apply import apply_policies
+from groundgate.tools.steps import ModelStep, ToolStep, read_steps
 
 __all__ = ["build_trace", "gate"]
 
@@ -17,7 +18,9 @@ __all__ = ["build_trace", "gate"]
 def build_trace(state: AgentState, model_name: str, started_at: float | None) -> dict[str, Any]:
     """The run's trace: steps plus totals."""
     steps = list(state.get("steps") or [])
-    tool_steps = [s for s in steps if s["kind"] == "tool"]
+    read = read_steps(steps)
+    tool_steps = [s for s in read if isinstance(s, ToolStep)]
+    model_steps = [s for s in read if isinstance(s, ModelStep)]
     return {
         "model": model_name,
         "steps": steps,
@@ -26,10 +29,10 @@ def build_trace(state: AgentState, model_name: str, started_at: float | None) ->
             "tool_calls": len(tool_steps),
             "model_calls": len(steps) - len(tool_steps),
             "tokens": state.get("tokens") or 0,
-            "tool_ms": round(sum(s["ms"] for s in tool_steps), 3),
-            "model_ms": round(sum(s["ms"] for s in steps if s["kind"] == "model"), 3),
-            "errors": sum(1 for s in tool_steps if s.get("error")),
-            "model_errors": sum(1 for s in steps if s["kind"] == "model" and s.get("error")),
+            "tool_ms": round(sum(s.ms for s in tool_steps), 3),
+            "model_ms": round(sum(s.ms for s in model_steps), 3),
+            "errors": sum(1 for s in tool_steps if s.error),
+            "model_errors": sum(1 for s in model_steps if s.error),
         },
         "bound_tripped": state.get("bound_tripped"),
     }

@@ -34,8 +34,8 @@ def grounding_check(state: AgentState, runtime: Runtime[Context]) -> dict[str, A
             ctx.model, [draft.claims[i] for i in unsupported], evidence, model_name=ctx.model_name,
             deadline=started_at + ctx.bounds.wall_clock_s if started_at else None,
         )
-        update["steps"] = [step]
-        update["tokens"] = tokens + step["tokens"]
+        update["steps"] = [step.to_json()]
+        update["tokens"] = tokens + step.tokens
         if replacements:
             verdict = _revised(verdict, unsupported, replacements, evidence, mode)
     grounded = draft.model_copy(update={"claims": verdict.claims, "grounding": verdict.report})

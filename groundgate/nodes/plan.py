@@ -23,6 +23,8 @@ from groundgate.graph.state import AgentState
 from groundgate.models.call import call_model, estimate_tokens
 from groundgate.nodes.prompt import question_message, system_prompt
 from groundgate.tools.contract import tool_schemas
+from groundgate.tools.envelope import read_envelopes
+from groundgate.tools.steps import ModelStep, read_steps
 
 __all__ = ["estimate_tokens", "first_round_calls", "plan", "route_after_plan"]
 
@@ -70,29 +72,28 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         tool_choice=_forced_choices(ctx.tools) if first else (),
         deadline=started_at + ctx.bounds.wall_clock_s,
     )
-    step = dict(call.step)
+    step = call.step
     update["tokens"] = (state.get("tokens") or 0) + call.tokens
     if call.timed_out:
-        elapsed = round(time.time() - started_at, 3)
-        update["bound_tripped"] = {"bound": "wall_clock", "limit": ctx.bounds.wall_clock_s, "used": elapsed}
+        update["bound_tripped"] = ctx.bounds.tripped("wall_clock", round(time.time() - started_at, 3))
     elif call.error:
         update["model_error"] = {"model": ctx.model_name, "purpose": "plan", "error": call.error}
     reply = call.reply
-    found = any(e.get("results") for e in state.get("envelopes") or [])
-    fallen_back = any(s.get("fallback") for s in state.get("steps") or [])
+    found = any(e.results for e in read_envelopes(state.get("envelopes") or []))
+    fallen_back = any(isinstance(s, ModelStep) and s.fallback for s in read_steps(state.get("steps") or []))
     if not call.tool_calls and not found and not fallen_back and not update.get("bound_tripped"):
         # Nothing retrieved yet (no call, or only calls that found nothing): whatever the
         # model said, or failed to say, is not an answer.
         calls = first_round_calls(state["question"], ctx.tools, state.get("as_of"))
         if calls:
-            step["fallback"] = "first_round"
-            if call.text:
-                step["discarded_text_chars"] = len(call.text)
+            step = step.model_copy(update={
+                "fallback": "first_round", "discarded_text_chars": len(call.text) if call.text else None,
+            })
             names = ", ".join(c["name"] for c in calls)
             reply = AIMessage(content=f"Retrieving first: {names}.", tool_calls=calls)
     if reply is not None:
         update["messages"] = [*update.get("messages", []), reply]
-    update["steps"] = [step]
+    update["steps"] = [step.to_json()]
     return update
 
 

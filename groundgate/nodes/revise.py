@@ -11,7 +11,6 @@ asked.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -21,6 +20,7 @@ from groundgate.answer.model import Claim
 from groundgate.models import writes_answers
 from groundgate.models.call import call_model
 from groundgate.policies.grounding import Evidence
+from groundgate.tools.steps import ModelStep
 
 __all__ = ["REVISION_PROMPT", "can_revise", "revise_unsupported"]
 
@@ -58,7 +58,7 @@ def _prompt(claims: list[Claim], evidence: Evidence) -> list[BaseMessage]:
 def revise_unsupported(
     model: BaseChatModel, claims: list[Claim], evidence: Evidence, *, model_name: str = "",
     deadline: float | None = None,
-) -> tuple[dict[int, list[Claim]], dict[str, Any]]:
+) -> tuple[dict[int, list[Claim]], ModelStep]:
     """Ask the model once to rewrite or drop ``claims``.
 
     Returns, by position in ``claims``, the replacement claims (an empty list: dropped; a

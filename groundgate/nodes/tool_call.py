@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextvars
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from datetime import date
 from typing import Any
@@ -16,9 +17,10 @@ from langgraph.runtime import Runtime
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
 from groundgate.tools.base import ToolDeps
-from groundgate.tools.envelope import Envelope, error_envelope
+from groundgate.tools.envelope import Envelope, error_envelope, read_envelopes
+from groundgate.tools.steps import Capped, ToolStep
 
-__all__ = ["tool_call"]
+__all__ = ["run_round", "tool_call"]
 
 _POOL_SIZE = 8
 _pool: ThreadPoolExecutor | None = None
@@ -50,9 +52,40 @@ def _deps(state: AgentState, ctx: Context) -> ToolDeps:
 def _sent_before(state: AgentState) -> frozenset[str]:
     """Passages earlier rounds sent the model in full: a later result lists them by id."""
     sent: frozenset[str] = frozenset()
-    for data in state.get("envelopes") or []:
-        sent |= Envelope.model_validate(data).sent_ids(sent)
+    for envelope in read_envelopes(state.get("envelopes") or []):
+        sent |= envelope.sent_ids(sent)
     return sent
+
+
+def run_round(
+    calls: Sequence[tuple[str, dict[str, Any], str]], deps: ToolDeps, ctx: Context,
+) -> list[Envelope]:
+    """Run one round's ``(name, args, call_id)`` calls concurrently, each an envelope, in order.
+
+    The round as a whole is held to ``Bounds.tool_timeout_s``: a call still running then
+    becomes an error envelope saying it timed out. Both lanes run their tool calls here.
+    """
+    pool = _shared_pool()
+    # Each call runs in a copy of the caller's context: tracing (OpenTelemetry, LangSmith) nests under it.
+    futures = [
+        (name, args, call_id, pool.submit(
+            contextvars.copy_context().run, ctx.run_tool, name, dict(args), deps,
+            allowed=ctx.tools, call_id=call_id,
+        ))
+        for name, args, call_id in calls
+    ]
+    timeout = ctx.bounds.tool_timeout_s
+    deadline = time.perf_counter() + timeout
+    envelopes: list[Envelope] = []
+    for name, args, call_id, future in futures:
+        try:
+            envelope = future.result(timeout=max(0.0, deadline - time.perf_counter()))
+        except FutureTimeout:
+            envelope = error_envelope(
+                name, f"timed out after {timeout}s", args=args, call_id=call_id,
+            ).model_copy(update={"ms": timeout * 1000})
+        envelopes.append(envelope)
+    return envelopes
 
 
 def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -62,61 +95,29 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     asked = last.tool_calls if isinstance(last, AIMessage) else []
     cap = ctx.bounds.max_calls_per_round
     calls = asked[:cap]
-    deps = _deps(state, ctx)
     round_no = (state.get("rounds") or 0) + 1
-    pool = _shared_pool()
-    futures: list[tuple[dict[str, Any], Future[Envelope]]] = []
-    for index, tool_call_ in enumerate(calls):
-        call_id: str = tool_call_.get("id") or f"call_{round_no}_{index}"
-        call: dict[str, Any] = {**tool_call_, "id": call_id}
-        # Each call runs in a copy of this node's context: tracing (OpenTelemetry, LangSmith) nests under it.
-        futures.append((call, pool.submit(
-            contextvars.copy_context().run, ctx.run_tool, call["name"], dict(call.get("args") or {}), deps,
-            allowed=ctx.tools, call_id=call_id,
-        )))
-    deadline = time.perf_counter() + ctx.bounds.tool_timeout_s
-    envelopes: list[Envelope] = []
-    for call, future in futures:
-        try:
-            envelope = future.result(timeout=max(0.0, deadline - time.perf_counter()))
-        except FutureTimeout:
-            envelope = error_envelope(
-                call["name"], f"timed out after {ctx.bounds.tool_timeout_s}s",
-                args=call.get("args"), call_id=call["id"],
-            ).model_copy(update={"ms": ctx.bounds.tool_timeout_s * 1000})
-        envelopes.append(envelope)
-    messages: list[AnyMessage] = []
-    steps = []
+    envelopes = run_round(
+        [(call["name"], call.get("args") or {}, call.get("id") or f"call_{round_no}_{index}")
+         for index, call in enumerate(calls)],
+        _deps(state, ctx), ctx,
+    )
     sent = _sent_before(state)
-    for envelope in envelopes:
-        content = envelope.for_model(sent)
-        messages.append(
-            ToolMessage(content=content, tool_call_id=envelope.call_id, name=envelope.tool,
-                        status="error" if envelope.error else "success")
-        )
-        steps.append({
-            "kind": "tool",
-            "round": round_no,
-            "call_id": envelope.call_id,
-            "tool": envelope.tool,
-            "args": envelope.args,
-            "digest": envelope.digest(),
-            "results": len(envelope.results),
-            "hits": [{"id": r.id, "score": round(r.score, 4)} for r in envelope.results],
-            "source_ids": list(envelope.source_ids),
-            "insufficient": envelope.insufficient,
-            "error": envelope.error,
-            "tokens": len(content) // 4,
-            "ms": envelope.ms,
-        })
+    shown = [envelope.for_model(sent) for envelope in envelopes]
+    messages: list[AnyMessage] = [
+        ToolMessage(content=content, tool_call_id=envelope.call_id, name=envelope.tool,
+                    status="error" if envelope.error else "success")
+        for envelope, content in zip(envelopes, shown, strict=True)
+    ]
+    steps = [ToolStep.of(envelope, round_no, shown=content)
+             for envelope, content in zip(envelopes, shown, strict=True)]
     if len(asked) > cap:
         # The model's message keeps only the calls that ran (same id: the reducer replaces
         # it), so the next prompt does not carry hundreds of unanswered calls.
         messages.insert(0, last.model_copy(update={"tool_calls": calls}))
-        steps[0]["capped"] = {"asked": len(asked), "ran": cap}
+        steps[0] = steps[0].model_copy(update={"capped": Capped(asked=len(asked), ran=cap)})
     return {
         "messages": messages,
         "envelopes": [e.model_dump(mode="json") for e in envelopes],
-        "steps": steps,
+        "steps": [step.to_json() for step in steps],
         "rounds": round_no,
     }

@@ -13,22 +13,17 @@ same grounding and the same policies. Input ``{"question", "as_of"}``, output
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, cast
-
 from langchain_core.language_models import BaseChatModel
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.runtime import Runtime
 
-from groundgate.graph.context import Bounds, ToolRunner, bind_context
+from groundgate.graph.context import Bounds, ToolRunner
 from groundgate.graph.state import AgentInput, AgentOutput
+from groundgate.graph.wiring import add_gated_end, add_nodes
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.models import writes_answers
 from groundgate.models.offline import OfflinePlanner
-from groundgate.nodes.gate import gate
-from groundgate.nodes.grounding_check import grounding_check
 from groundgate.pipeline.compose import answer
 from groundgate.pipeline.context import PIPELINE_TOOLS, PipelineContext, PipelineState
 from groundgate.pipeline.rerank import rerank
@@ -39,10 +34,6 @@ from groundgate.tools.registry import execute
 
 __all__ = ["build_pipeline", "build_pipeline_graph"]
 
-Node = Callable[[Any, Runtime[Any]], dict[str, Any]]
-
-
-
 
 def build_pipeline_graph(
     ctx: PipelineContext | None = None,
@@ -51,22 +42,12 @@ def build_pipeline_graph(
     graph = StateGraph(
         PipelineState, context_schema=PipelineContext, input_schema=AgentInput, output_schema=AgentOutput
     )
-    # The agent's own grounding_check and gate run on the pipeline's state (a superset of theirs).
-    nodes: dict[str, Any] = {
-        "retrieve": retrieve,
-        "rerank": rerank,
-        "answer": answer,
-        "grounding_check": grounding_check,
-        "gate": gate,
-    }
-    for name, node in nodes.items():
-        graph.add_node(name, cast(Any, bind_context(node, ctx) if ctx is not None else node))
+    add_nodes(graph, {"retrieve": retrieve, "rerank": rerank, "answer": answer}, ctx)
     graph.add_edge(START, "retrieve")
     graph.add_edge("retrieve", "rerank")
     graph.add_edge("rerank", "answer")
-    graph.add_edge("answer", "grounding_check")
-    graph.add_edge("grounding_check", "gate")
-    graph.add_edge("gate", END)
+    # The agent's own grounding_check and gate run on the pipeline's state (a superset of theirs).
+    add_gated_end(graph, "answer", ctx)
     return graph
 
 
@@ -91,7 +72,9 @@ def build_pipeline(
         model: ``None`` or the offline planner: the answer is extractive and deterministic.
             Any other chat model writes the answer from the reranked bundle in one call.
         policies: The policy layer (the same ``PolicySet`` the agent takes).
-        bounds: The run's bounds; lane A's answer-model call is held to the wall clock.
+        bounds: The run's bounds, as for the agent: the tool timeout holds each round of calls, a
+            bound reached after the first round skips the walks, and the answer model is not
+            called past the token budget and is held to the wall clock. The answer says which tripped.
         embedder: Query embedder for hybrid search, if the store was ingested with one.
         model_name: The name the trace shows for the model.
         keep: Evidence items, best first, an answer model is shown (the extractive answer

@@ -14,10 +14,11 @@ import time
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from groundgate.models.call import ModelCall, call_model
+from groundgate.graph.bounds import TrippedBound
+from groundgate.models.call import ModelCall, call_model, estimate_tokens
 from groundgate.nodes.compose import draft_answer, model_failed_note, with_trace_reason
 from groundgate.nodes.prompt import question_message
 from groundgate.pipeline.context import PipelineContext, PipelineState
@@ -49,21 +50,23 @@ def bundle_text(ranked: list[dict[str, Any]], snippets: dict[tuple[int, int], st
     return "\n".join(lines)
 
 
-def _model_draft(
-    state: PipelineState, ctx: PipelineContext, model: BaseChatModel, transcript: Transcript,
-    ranked: list[dict[str, Any]],
-) -> ModelCall:
+def _prompt(state: PipelineState, transcript: Transcript, ranked: list[dict[str, Any]]) -> list[BaseMessage]:
     snippets = {
         (i, p): str(r.get("text", ""))
         for i, step in enumerate(transcript.steps) for p, r in enumerate(step.results)
     }
-    prompt = [
+    return [
         SystemMessage(ANSWER_RULES),
         HumanMessage(
             f"{question_message(state['question'], state.get('as_of'))}\n\n"
             f"Evidence, best first:\n{bundle_text(ranked, snippets)}"
         ),
     ]
+
+
+def _model_draft(
+    state: PipelineState, ctx: PipelineContext, model: BaseChatModel, prompt: list[BaseMessage],
+) -> ModelCall:
     started_at = state.get("started_at")
     return call_model(
         model, prompt, purpose="answer", model_name=ctx.model_name, round_no=state.get("rounds") or 0,
@@ -72,27 +75,38 @@ def _model_draft(
 
 
 def answer(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
-    """Draft the answer from the top of the rerank."""
+    """Draft the answer from the top of the rerank.
+
+    The answer model is held to the run's bounds as the agent's planner is: a bound that
+    retrieval reached, or a prompt that would take the run past its token budget, means no
+    call (the extractive draft, and the answer says which bound tripped); the call itself
+    runs under the wall clock.
+    """
     ctx = runtime.context
     ranked = list(state.get("ranked") or [])
     transcript = state_transcript(state)
     update: dict[str, Any] = {}
     failure: dict[str, Any] | None = None
-    bound_tripped: dict[str, Any] | None = None
-    if ctx.answer_model is None:
+    bound_tripped: TrippedBound | None = state.get("bound_tripped")
+    tokens = state.get("tokens") or 0
+    prompt = _prompt(state, transcript, ranked[: ctx.keep]) if ctx.answer_model is not None else []
+    if bound_tripped is None and prompt and tokens + estimate_tokens(prompt) >= ctx.bounds.token_budget:
+        bound_tripped = ctx.bounds.tripped("tokens", tokens + estimate_tokens(prompt))
+        update["bound_tripped"] = bound_tripped
+    if ctx.answer_model is None or bound_tripped is not None:
         text = ctx.reader.read(ranked_transcript(transcript, ranked)).text()
         source = "extractive"
     else:
-        call = _model_draft(state, ctx, ctx.answer_model, transcript, ranked[: ctx.keep])
-        update["steps"] = [call.step]
-        update["tokens"] = (state.get("tokens") or 0) + call.tokens
+        call = _model_draft(state, ctx, ctx.answer_model, prompt)
+        update["steps"] = [call.step.to_json()]
+        update["tokens"] = tokens + call.tokens
         if call.reply is None:  # the model failed: the extractive draft, and the answer says so
             text = ctx.reader.read(ranked_transcript(transcript, ranked)).text()
             source = "extractive"
             failure = {"model": ctx.model_name, "purpose": "answer", "error": call.error}
             if call.timed_out:
-                bound_tripped = {"bound": "wall_clock", "limit": ctx.bounds.wall_clock_s,
-                                 "used": round(time.time() - (state.get("started_at") or time.time()), 3)}
+                bound_tripped = ctx.bounds.tripped(
+                    "wall_clock", round(time.time() - (state.get("started_at") or time.time()), 3))
                 update["bound_tripped"] = bound_tripped
         else:
             ranked = ranked[: ctx.keep]

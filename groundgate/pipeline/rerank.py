@@ -23,7 +23,8 @@ from groundgate.reading.evidence import collect
 from groundgate.reading.question import analyse, clauses
 from groundgate.reading.score import Scored, fit, score_sentences
 from groundgate.reading.transcript import Step, Transcript
-from groundgate.tools.envelope import Envelope
+from groundgate.tools.envelope import read_envelopes
+from groundgate.tools.steps import ToolStep, read_steps
 
 __all__ = ["CANDIDATE_TOOLS", "UNSCORED", "rank_items", "ranked_transcript", "rerank", "state_transcript"]
 
@@ -86,8 +87,8 @@ def state_transcript(state: PipelineState) -> Transcript:
     """The run's envelopes as a transcript of the question."""
     as_of = state.get("as_of")
     question = analyse(state["question"], date.fromisoformat(as_of) if as_of else None)
-    envelopes = [Envelope.model_validate(e) for e in state.get("envelopes") or []]
-    rounds = [s["round"] for s in state.get("steps") or [] if s["kind"] == "tool"]
+    envelopes = read_envelopes(state.get("envelopes") or [])
+    rounds = [s.round for s in read_steps(state.get("steps") or []) if isinstance(s, ToolStep)]
     return transcript_of(question, envelopes, rounds)
 
 

@@ -22,34 +22,18 @@ from langgraph.runtime import Runtime
 
 from groundgate.knowledge.events import EVENT_WORDS, event_kinds
 from groundgate.models.offline_plan import plan_anchors
+from groundgate.nodes.tool_call import run_round
 from groundgate.pipeline.context import PipelineContext, PipelineState
 from groundgate.reading.question import Question, analyse
 from groundgate.reading.transcript import Step, Transcript
 from groundgate.reading.when import effective_date
 from groundgate.tools.base import ToolDeps
 from groundgate.tools.envelope import Envelope
+from groundgate.tools.steps import ToolStep
 
-__all__ = ["full_view", "retrieve", "subject_query", "tool_step", "transcript_of"]
+__all__ = ["full_view", "retrieve", "subject_query", "transcript_of"]
 
 Call = tuple[str, dict[str, Any]]
-
-
-def tool_step(envelope: Envelope, round_no: int) -> dict[str, Any]:
-    """The trace step of one call, in the agent's shape (see ``nodes/tool_call.py``)."""
-    return {
-        "kind": "tool",
-        "round": round_no,
-        "call_id": envelope.call_id,
-        "tool": envelope.tool,
-        "args": envelope.args,
-        "digest": envelope.digest(),
-        "results": len(envelope.results),
-        "source_ids": list(envelope.source_ids),
-        "insufficient": envelope.insufficient,
-        "error": envelope.error,
-        "tokens": len(envelope.for_model()) // 4,
-        "ms": envelope.ms,
-    }
 
 
 def full_view(envelope: Envelope) -> dict[str, Any]:
@@ -85,11 +69,9 @@ def subject_query(question: Question) -> str | None:
 
 
 def _run(calls: list[Call], deps: ToolDeps, ctx: PipelineContext, round_no: int) -> list[Envelope]:
-    # ctx.run_tool is the registry's execute unless the caller routes calls elsewhere (MCP, tracing).
-    return [
-        ctx.run_tool(name, args, deps, allowed=ctx.tools, call_id=f"lane_a_{round_no}_{i}")
-        for i, (name, args) in enumerate(calls)
-    ]
+    # The agent's round runner: concurrent, held to the tool timeout, through ctx.run_tool.
+    named = [(name, args, f"lane_a_{round_no}_{i}") for i, (name, args) in enumerate(calls)]
+    return run_round(named, deps, ctx)
 
 
 def retrieve(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[str, Any]:
@@ -111,18 +93,20 @@ def retrieve(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[st
     transcript = transcript_of(question, found, [1] * len(found))
     anchors = plan_anchors(transcript)[: ctx.max_walks]
     day = effective_date(question, anchors)
-    walks: list[Call] = [
+    # The walks are a second round: as for the agent, a bound reached by the first stops the run there.
+    tripped = ctx.bounds.first_reached(rounds=1, tokens=0, elapsed_s=round(time.time() - started, 3))
+    walks: list[Call] = [] if tripped else [
         ("traverse", {"entity_id": a.id, "hops": ctx.hops, "top_k": ctx.walk_top_k,
                       **({"as_of": day.isoformat()} if day else {})})
         for a in anchors
     ]
     walked = _run(walks, deps, ctx, 2)
-    steps = [tool_step(e, 1) for e in found] + [tool_step(e, 2) for e in walked]
+    steps = [ToolStep.of(e, 1).to_json() for e in found] + [ToolStep.of(e, 2).to_json() for e in walked]
     return {
         "envelopes": [e.model_dump(mode="json") for e in (*found, *walked)],
         "steps": steps,
         "rounds": 2 if walked else 1,
         "tokens": 0,
         "started_at": started,
-        "bound_tripped": None,
+        "bound_tripped": tripped,
     }

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, Unpack
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
@@ -24,8 +24,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from groundgate.graph.build import build_agent
-from groundgate.graph.context import Bounds, ToolRunner, bind_context
-from groundgate.knowledge.embed import Embedder
+from groundgate.graph.context import LaneOptions, bind_context
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.pipeline.build import build_pipeline
 from groundgate.pipeline.signals import (
@@ -35,8 +34,6 @@ from groundgate.pipeline.signals import (
     sequential_dependency,
     window_comparison,
 )
-from groundgate.policies.policyset import PolicySet
-from groundgate.reading import Reader
 from groundgate.tools.registry import ALL_TOOLS
 
 __all__ = [
@@ -208,30 +205,20 @@ def build_router(
     model: BaseChatModel,
     *,
     tools: Sequence[str] = ALL_TOOLS,
-    bounds: Bounds | None = None,
-    policies: PolicySet | None = None,
-    embedder: Embedder | None = None,
-    model_name: str | None = None,
     name: str = "groundgate-router",
-    run_tool: ToolRunner | None = None,
-    reader: Reader | None = None,
+    **lanes: Unpack[LaneOptions],
 ) -> CompiledStateGraph[RouterState, RouterContext, RouterInput, RouterOutput]:
     """Compile the router over lane A and the agent, both with the same policies.
 
     Input ``{"question", "as_of", "deep"}``; output ``{"answer", "trace", "lane",
     "escalation"}``. The model is the agent's planner and, when it is a real model, lane
-    A's answer writer too. ``run_tool`` executes both lanes' tool calls (in process by
-    default; over MCP or traced when given); ``reader`` is both lanes' reader.
+    A's answer writer too. ``tools`` are the agent's; ``lanes`` (bounds, policies, embedder,
+    model_name, run_tool, reader: see ``LaneOptions``) go to both lanes alike, so
+    ``run_tool`` executes both lanes' tool calls and ``reader`` is both lanes' reader.
     """
     ctx = RouterContext(
-        pipeline=build_pipeline(
-            store, model, policies=policies, bounds=bounds, embedder=embedder, model_name=model_name,
-            run_tool=run_tool, reader=reader,
-        ),
-        agent=build_agent(
-            store, model, tools=tools, bounds=bounds, policies=policies, embedder=embedder,
-            model_name=model_name, run_tool=run_tool, reader=reader,
-        ),
+        pipeline=build_pipeline(store, model, **lanes),
+        agent=build_agent(store, model, tools=tools, **lanes),
         store=store,
     )
     graph = StateGraph(

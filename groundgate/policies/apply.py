@@ -19,12 +19,14 @@ from groundgate.knowledge.ingest.chunking import chunk_document
 from groundgate.knowledge.model import Document
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage
+from groundgate.policies.applies import applicable
 from groundgate.policies.contradiction import present
-from groundgate.policies.detectors import detected_points
+from groundgate.policies.detectors import BearingQuestion, answer_passages, detected_points
 from groundgate.policies.grounding import evidence_from
-from groundgate.policies.invariants import InvariantVerdict, Register, RunTrace, Violation, applicable, check
+from groundgate.policies.invariants import InvariantVerdict, Violation, check
 from groundgate.policies.policyset import PolicySet
 from groundgate.policies.supersession import successors, superseded_note
+from groundgate.policies.trace import Register, RunTrace
 
 __all__ = ["UNSUPPORTED_DRAFT", "apply_policies"]
 
@@ -230,6 +232,28 @@ def _act(
                     claims[i] = _withheld(claim, f"{v.invariant}: {v.reason}")
 
 
+def _detected(
+    register: Register, question: str, claims: Sequence[Claim], envelopes: list[dict[str, Any]],
+    store: KnowledgeStore, policies: PolicySet, notes: list[str],
+) -> frozenset[str]:
+    """The open entries the detector says bear on the answer, from the passages it rests on (G1).
+
+    Asked once per answer, before any check, so ``check`` stays a pure function of the trace.
+
+    Raises:
+        StoreError: The detector could not read the store.
+    """
+    if not register.open:
+        return frozenset()
+    detector = policies.detector
+    passages = tuple(answer_passages(claims, envelopes, store))
+    bearing = detector.bearing(
+        BearingQuestion(register.open, question, passages, store, threshold=policies.topic_relevance)
+    )
+    notes.extend(f"detector ({detector.name}): {n}" for n in bearing.notes)
+    return bearing.entry_ids
+
+
 def apply_policies(
     draft: Answer,
     *,
@@ -246,9 +270,11 @@ def apply_policies(
     insufficient = list(draft.insufficient)
     sources = _Sources(store, envelopes)
     register: Register | None = None
+    detected: frozenset[str] = frozenset()
     try:
         register = Register.read(store)
         rests_on = _rests_on(claims, store)
+        detected = _detected(register, question, claims, envelopes, store, policies, notes)
     except StoreError as exc:
         rests_on = {}
         if not policies.contradictions:
@@ -261,7 +287,9 @@ def apply_policies(
                       for c in claims]
             notes.append(f"contradiction policy: {down}; every claim was withheld")
             insufficient.append(down)
-    trace = RunTrace.of(question, envelopes, bound_tripped=draft.bound_tripped, rests_on=rests_on)
+    trace = RunTrace.of(
+        question, envelopes, bound_tripped=draft.bound_tripped, rests_on=rests_on, detected=detected
+    )
 
     def compose() -> Answer:
         return _compose(draft, claims, contested, asides, insufficient, trace=trace, sources=sources,
@@ -283,7 +311,8 @@ def apply_policies(
         points, detector_notes = detected_points(
             policies.detector, question=question, claims=claims, envelopes=envelopes, store=store
         )
-        notes.extend(f"detector ({policies.detector.name}): {n}" for n in detector_notes)
+        notes.extend(n for n in (f"detector ({policies.detector.name}): {n}" for n in detector_notes)
+                     if n not in notes)
         for point in points:
             contested.append(point)
             notes.append("disagreement policy: the retrieved sources disagree on what was asked "

@@ -1,9 +1,10 @@
 """Contradiction presentation: a register entry as the answer shows it, every position, none chosen.
 
 Whether an entry bears on the question or the answer, and whether a sentence takes a side
-on it, is decided in one place, ``policies/invariants.py`` (G1, G2); this module only turns
-an entry into what the answer shows. Recency is not applicability: a newer position is not
-a decision, and an entry stays open until a person resolves it in the register.
+on it, is decided in ``policies/applies.py`` (G1) and ``policies/sides.py`` (G2), which
+``policies/invariants.check`` calls; this module only turns an entry into what the answer
+shows. Recency is not applicability: a newer position is not a decision, and an entry
+stays open until a person resolves it in the register.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from groundgate.answer.model import Claim, GroundingReport
 from groundgate.knowledge.text import content_terms, coverage, key_parts
-from groundgate.policies.invariants import carries_instructions
+from groundgate.policies.instructions import carries_instructions
 
 __all__ = ["Evidence", "GroundingVerdict", "evidence_from", "ground_claims", "own_names"]
 

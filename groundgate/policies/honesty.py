@@ -6,7 +6,7 @@ tool's name or its error string (those stay in the trace).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 __all__ = ["bound_note", "failure_notes", "insufficient_notes", "lookup_note"]
@@ -69,7 +69,7 @@ def failure_notes(envelopes: Iterable[dict[str, Any]]) -> list[str]:
     return insufficient_notes(e for e in envelopes if e.get("error"))
 
 
-def bound_note(bound: dict[str, Any] | None) -> str | None:
+def bound_note(bound: Mapping[str, Any] | None) -> str | None:
     """The sentence that says which bound stopped the run."""
     if not bound:
         return None

@@ -34,6 +34,9 @@ _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _DMY = re.compile(rf"\b(\d{{1,2}}) ({MONTH_ALT})\.?,? (\d{{4}})\b")
 _MDY = re.compile(rf"\b({MONTH_ALT})\.? (\d{{1,2}}),? (\d{{4}})\b")
 _MY = re.compile(rf"\b({MONTH_ALT}) (\d{{4}})\b")
+_DM = re.compile(
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)? (?:{MONTH_ALT})\b|\b(?:{MONTH_ALT}) \d{{1,2}}(?:st|nd|rd|th)?\b(?!:)")
+"""A day of a month without its year: ``by 31 May``, ``on March 1st``."""
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 
 _NUMBER_WORDS = (
@@ -160,12 +163,12 @@ def find_years(text: str) -> list[int]:
 def has_value(text: str, kind: str) -> bool:
     """Whether ``text`` states a value of ``kind``.
 
-    Kinds: ``date`` (a full date, a month and year, or a year), ``money``, ``percent``,
+    Kinds: ``date`` (a full date, a month and year, a day and month, or a year), ``money``, ``percent``,
     ``duration``, ``number`` (any number, or a money/percent/duration), ``name`` (a
     capitalised name that does not open the sentence).
     """
     if kind == "date":
-        return bool(find_dates(text) or _MY.search(text) or _YEAR.search(text))
+        return bool(find_dates(text) or _MY.search(text) or _YEAR.search(text) or _DM.search(text))
     if kind == "name":
         return bool(capitalised_names(text, skip_initial=True))
     if kind == "number":

@@ -12,6 +12,7 @@ import re
 
 from groundgate.knowledge.text import key_parts
 from groundgate.reading.question import Question, clauses
+from groundgate.reading.rows import unbound_row
 from groundgate.reading.score import (
     VALUE_KINDS,
     Scored,
@@ -71,6 +72,10 @@ def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
     if q.asks in VALUE_KINDS:
         answers = [c for c in candidates if typed(q, c.sentence.rendered)
                    and not off_subject(c, q, env)]
+        unbound = [unbound_row(q, c.sentence.text) for c in answers]
+        if answers and all(unbound):
+            return unbound[0]
+        answers = [c for c, why in zip(answers, unbound, strict=True) if not why]
         if not answers:
             return f"no retrieved passage states the {q.asks} asked for"
         if max(coverage_of([a], q.predicate, weights) for a in answers) < 0.3:

@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from groundgate.tools.envelope import Envelope, read_envelopes
+
 __all__ = ["CallDiff", "RunDiff", "diff_runs"]
 
 _RESULT_FIELDS = ("title", "kind", "snippet", "source_ids", "validity", "path", "data")
@@ -140,25 +142,30 @@ def _result_changes(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> lis
     return lines
 
 
-def _call_diffs(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[CallDiff]:
+def _results(envelope: Envelope) -> list[dict[str, Any]]:
+    """An envelope's results as the run file holds them (the result-level diff is over JSON)."""
+    return [item.model_dump(mode="json") for item in envelope.results]
+
+
+def _call_diffs(recorded: list[dict[str, Any]], replayed: list[dict[str, Any]]) -> list[CallDiff]:
+    old, new = read_envelopes(recorded), read_envelopes(replayed)
     diffs = []
     for index in range(max(len(old), len(new))):
         was = old[index] if index < len(old) else None
         now = new[index] if index < len(new) else None
-        some = was or now or {}
-        if was is None or now is None:
-            where = "the replay" if was is None else "the recording"
-            diffs.append(CallDiff(index + 1, some.get("tool", ""), some.get("args") or {},
-                                  (f"{'+' if was is None else '-'} only in {where}",)))
+        if was is None or now is None:  # the one that is there is only in its run
+            for only, mark, where in ((now, "+", "the replay"), (was, "-", "the recording")):
+                if only is not None:
+                    diffs.append(CallDiff(index + 1, only.tool, only.args, (f"{mark} only in {where}",)))
             continue
         changes = [
-            f"~ {name}: {_show(was.get(name))} -> {_show(now.get(name))}"
+            f"~ {name}: {_show(getattr(was, name))} -> {_show(getattr(now, name))}"
             for name in _ENVELOPE_FIELDS
-            if was.get(name) != now.get(name)
+            if getattr(was, name) != getattr(now, name)
         ]
-        changes += _result_changes(list(was.get("results") or []), list(now.get("results") or []))
+        changes += _result_changes(_results(was), _results(now))
         if changes:
-            diffs.append(CallDiff(index + 1, was.get("tool", ""), was.get("args") or {}, tuple(changes)))
+            diffs.append(CallDiff(index + 1, was.tool, was.args, tuple(changes)))
     return diffs
 
 

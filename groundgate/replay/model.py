@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+
+from groundgate.models.base import LocalChatModel
 
 __all__ = ["ReplayedModel"]
 
 
-class ReplayedModel(BaseChatModel):
+class ReplayedModel(LocalChatModel):
     """Answers turn ``i`` of a run with the ``i``-th recorded model message.
 
     The tool calls (names, arguments, ids) and the reported usage are the recorded ones,
@@ -41,13 +41,8 @@ class ReplayedModel(BaseChatModel):
         start = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
         return sum(1 for m in messages[start + 1 :] if isinstance(m, AIMessage))
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
+    def reply(self, messages: list[BaseMessage]) -> AIMessage:
+        """The recorded message of this turn, or the composer's answer."""
         turn = self._turn(messages)
         recorded = self.decisions[turn] if turn < len(self.decisions) else None
         if recorded is not None and (recorded.tool_calls or self.composer is None):
@@ -56,4 +51,4 @@ class ReplayedModel(BaseChatModel):
             reply = self.composer.invoke(messages)
         else:  # the run went further than the recording: say nothing, compose drafts from the trace
             reply = AIMessage(content="")
-        return ChatResult(generations=[ChatGeneration(message=reply)])
+        return reply

@@ -1,4 +1,4 @@
-"""A ``KnowledgeStore`` wrapper that opens a ``retrieval`` span for every evidence search."""
+"""A read-port (``KnowledgeStore``) wrapper that opens a ``retrieval`` span for every evidence search."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ __all__ = ["TracedStore"]
 
 
 class TracedStore:
-    """Delegates every port operation to ``store``; ``search_evidence`` also records a span.
+    """Delegates every read-port operation to ``store``; ``search_evidence`` also records a span.
 
     The span carries the query (when content is recorded), ``top_k``, and the hits as
     document ids with their scores, best first.
@@ -93,10 +93,6 @@ class TracedStore:
     def resolution_log(self, *args: Any, **kwargs: Any) -> Any:
         """Delegated."""
         return self._store.resolution_log(*args, **kwargs)
-
-    def apply(self, *args: Any, **kwargs: Any) -> Any:
-        """Delegated (the agent's store is read-only; the wrapped store refuses writes)."""
-        return self._store.apply(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         # Backend extras beyond the port (e.g. ``close``) stay reachable.

@@ -1,4 +1,4 @@
-"""The conformance suite every ``KnowledgeStore`` backend must pass.
+"""The conformance suite every backend must pass: both knowledge ports.
 
 Subclass ``KnowledgeStoreConformance`` in a test module and provide a ``store`` fixture
 that yields an empty, writable store of your backend; the suite ingests a small corpus
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from groundgate.knowledge.ingest.pipeline import ingest
-from groundgate.knowledge.port import KnowledgeStore
+from groundgate.knowledge.port import KnowledgeStore, KnowledgeWriter, WritableStore
 from groundgate.knowledge.resolution import resolve
 
 __all__ = ["KnowledgeStoreConformance", "conformance_corpus"]
@@ -31,12 +31,12 @@ class KnowledgeStoreConformance:
     """Behaviour every backend shares. Provide a ``store`` fixture in the subclass."""
 
     @pytest.fixture
-    def loaded(self, store: KnowledgeStore) -> KnowledgeStore:
+    def loaded(self, store: WritableStore) -> KnowledgeStore:
         ingest(store, conformance_corpus(), now=INGEST_TIME)
         return store
 
-    def test_is_a_knowledge_store(self, store: KnowledgeStore) -> None:
-        assert isinstance(store, KnowledgeStore)
+    def test_implements_the_read_and_the_write_port(self, store: WritableStore) -> None:
+        assert isinstance(store, KnowledgeStore) and isinstance(store, KnowledgeWriter)
 
     def test_evidence_search_ranks_best_first_with_normalised_scores(self, loaded):
         hits = loaded.search_evidence("late fee printed books", top_k=3)

@@ -5,12 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
+from groundgate.models.base import LocalChatModel
 from groundgate.models.offline import tool_name
 
 __all__ = ["ScriptedChatModel", "answer", "call"]
@@ -28,7 +26,7 @@ def answer(text: str) -> AIMessage:
     return AIMessage(content=text)
 
 
-class ScriptedChatModel(BaseChatModel):
+class ScriptedChatModel(LocalChatModel):
     """Returns ``script[i]`` on its i-th call (the last one again once the script runs out).
 
     A step is an ``AIMessage``, a function of the messages that returns one, or an
@@ -53,13 +51,8 @@ class ScriptedChatModel(BaseChatModel):
         self.tool_choices.append(kwargs.get("tool_choice"))
         return self
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
+    def reply(self, messages: list[BaseMessage]) -> AIMessage:
+        """The script's next step (raised, when it is an exception), with usage and numbered call ids."""
         self.calls.append(list(messages))
         if not self.script:
             raise ValueError("ScriptedChatModel has an empty script")
@@ -71,7 +64,7 @@ class ScriptedChatModel(BaseChatModel):
         tool_calls = [
             {**c, "id": f"{c.get('id') or 'call'}_{number}_{i}"} for i, c in enumerate(message.tool_calls)
         ]
-        message = AIMessage(
+        return AIMessage(
             content=message.content,
             tool_calls=tool_calls,
             usage_metadata={
@@ -80,4 +73,3 @@ class ScriptedChatModel(BaseChatModel):
                 "total_tokens": self.tokens_per_call,
             },
         )
-        return ChatResult(generations=[ChatGeneration(message=message)])

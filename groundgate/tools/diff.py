@@ -6,13 +6,8 @@ from pydantic import Field
 
 from groundgate.errors import ToolFailure
 from groundgate.knowledge.diff import diff_versions, previous_version
-from groundgate.tools.base import ToolArgs, ToolDeps, ToolSpec
-from groundgate.tools.envelope import Envelope, ResultItem
-
-NAME = "diff"
-DESCRIPTION = (
-    "The sentences added and removed between two versions of a document."
-)
+from groundgate.tools.base import Found, ToolArgs, ToolDeps, tool
+from groundgate.tools.envelope import ResultItem
 
 
 class Args(ToolArgs):
@@ -22,7 +17,8 @@ class Args(ToolArgs):
     old_id: str | None = Field(None, description="Omit for the version it replaced.")
 
 
-def run(args: Args, deps: ToolDeps) -> Envelope:
+@tool("The sentences added and removed between two versions of a document.")
+def diff(args: Args, deps: ToolDeps) -> Found:
     """Diff two versions."""
     old_id = args.old_id or previous_version(deps.store, args.new_id)
     if old_id is None:
@@ -35,10 +31,7 @@ def run(args: Args, deps: ToolDeps) -> Envelope:
         ResultItem(id=change.old_id, title="removed", kind="removed", snippet=s, source_ids=(change.old_id,))
         for s in change.removed
     ]
-    return Envelope.of(
-        NAME, results, args=args.model_dump(mode="json"),
-        empty_reason=f"no textual difference between {old_id!r} and {args.new_id!r}",
-    )
+    return Found(results, empty_reason=f"no textual difference between {old_id!r} and {args.new_id!r}")
 
 
-SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]
+SPEC = diff

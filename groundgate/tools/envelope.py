@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
 
@@ -16,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.knowledge.model import Validity
 
-__all__ = ["Envelope", "ResultItem", "TimeFilter", "error_envelope"]
+__all__ = ["Envelope", "ResultItem", "TimeFilter", "error_envelope", "read_envelopes"]
 
 SNIPPET_CHARS_FOR_MODEL = 360
 """Passages are cut to this many characters for the model (whole documents: 4,000)."""
@@ -174,3 +175,12 @@ def error_envelope(tool: str, message: str, *, args: dict[str, Any] | None = Non
         reason="the call failed",
         error=message,
     )
+
+
+def read_envelopes(envelopes: Iterable[Mapping[str, Any] | Envelope]) -> list[Envelope]:
+    """Envelopes as state, traces and run files hold them (plain data) read back as ``Envelope``.
+
+    State keeps envelopes as ``model_dump(mode="json")`` so any checkpointer can hold them;
+    code reads them through this, never by string keys.
+    """
+    return [e if isinstance(e, Envelope) else Envelope.model_validate(e) for e in envelopes]

@@ -5,13 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from groundgate.errors import ToolFailure
-from groundgate.tools.base import ToolArgs, ToolDeps, ToolSpec
-from groundgate.tools.envelope import Envelope, ResultItem
-
-NAME = "get_source"
-DESCRIPTION = (
-    "Read one source document in full by its id."
-)
+from groundgate.tools.base import Found, ToolArgs, ToolDeps, tool
+from groundgate.tools.envelope import ResultItem
 
 MAX_CHARS = 6000
 
@@ -22,7 +17,8 @@ class Args(ToolArgs):
     source_id: str = Field(..., min_length=1)
 
 
-def run(args: Args, deps: ToolDeps) -> Envelope:
+@tool("Read one source document in full by its id.")
+def get_source(args: Args, deps: ToolDeps) -> Found:
     """Fetch a document."""
     doc_id = args.source_id.split("#", 1)[0]
     doc = deps.store.get_document(doc_id)
@@ -38,10 +34,7 @@ def run(args: Args, deps: ToolDeps) -> Envelope:
         data={"version": doc.version, "owner": doc.owner, "supersedes": list(doc.supersedes),
               "published_at": doc.published_at.isoformat() if doc.published_at else None},
     )
-    return Envelope.of(
-        NAME, [item], args=args.model_dump(mode="json"), truncated=len(doc.body) > MAX_CHARS,
-        empty_reason="",
-    )
+    return Found([item], truncated=len(doc.body) > MAX_CHARS, empty_reason="")
 
 
-SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]
+SPEC = get_source

@@ -6,14 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from groundgate.tools.base import ToolArgs, ToolDeps, ToolSpec
-from groundgate.tools.envelope import Envelope, ResultItem
-
-NAME = "list_contradictions"
-DESCRIPTION = (
-    "Recorded disagreements between sources about entities or a topic, with each position and "
-    "its sources. Open means undecided."
-)
+from groundgate.tools.base import Found, ToolArgs, ToolDeps, tool
+from groundgate.tools.envelope import ResultItem
 
 
 class Args(ToolArgs):
@@ -24,7 +18,11 @@ class Args(ToolArgs):
     status: Literal["open", "resolved", "any"] = Field("open", description="Default open.")
 
 
-def run(args: Args, deps: ToolDeps) -> Envelope:
+@tool(
+    "Recorded disagreements between sources about entities or a topic, with each position and "
+    "its sources. Open means undecided."
+)
+def list_contradictions(args: Args, deps: ToolDeps) -> Found:
     """Look up the register."""
     entries = deps.store.contradictions(
         entity_ids=args.entity_ids, topic=args.topic,
@@ -47,12 +45,8 @@ def run(args: Args, deps: ToolDeps) -> Envelope:
         )
         for e in entries
     ]
-    envelope = Envelope.of(
-        NAME, results, args=args.model_dump(mode="json"),
-        empty_reason="no recorded disagreement matches",
-    )
     # An empty register answer is itself an answer, not a gap in the evidence.
-    return envelope.model_copy(update={"insufficient": False}) if not results else envelope
+    return Found(results, empty_reason="no recorded disagreement matches", empty_is_answer=True)
 
 
-SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]
+SPEC = list_contradictions

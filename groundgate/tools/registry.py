@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -24,7 +25,7 @@ from groundgate.tools.base import ToolDeps, ToolSpec
 from groundgate.tools.envelope import Envelope, error_envelope
 from groundgate.tools.schema import usage_hint
 
-__all__ = ["ALL_TOOLS", "TOOLS", "as_langchain_tools", "execute", "select"]
+__all__ = ["ALL_TOOLS", "TOOLS", "as_langchain_tools", "execute", "select", "timed_call"]
 
 TOOLS: dict[str, ToolSpec] = {
     spec.name: spec
@@ -71,6 +72,17 @@ def execute(
     call_id: str = "",
 ) -> Envelope:
     """Run one tool call; every failure becomes an error envelope, never an exception."""
+    local = functools.partial(_run, name, args, deps, call_id)
+    return timed_call(name, args, allowed=allowed, call_id=call_id, run=local)
+
+
+def timed_call(
+    name: str, args: dict[str, Any], *, allowed: Iterable[str], call_id: str, run: Callable[[], Envelope]
+) -> Envelope:
+    """What every tool runner does around a call: refuse a tool not ``allowed``, time ``run()``.
+
+    The envelope comes back stamped with ``call_id`` and the milliseconds the call took.
+    """
     started = time.perf_counter()
     allowed = tuple(allowed)
     if name not in allowed:
@@ -78,20 +90,22 @@ def execute(
             name, f"unknown tool {name!r}; available: {', '.join(allowed)}", args=args, call_id=call_id
         )
     else:
-        spec = TOOLS[name]
-        try:
-            parsed = spec.args_model.model_validate(args)
-            envelope = spec.run(parsed, deps)
-        except ValidationError as exc:
-            envelope = error_envelope(name, _validation_message(spec, exc), args=args, call_id=call_id)
-        except GroundgateError as exc:
-            envelope = error_envelope(name, str(exc), args=args, call_id=call_id)
-        except Exception as exc:  # a backend fault must not crash the run
-            envelope = error_envelope(
-                name, f"{type(exc).__name__}: {exc}", args=args, call_id=call_id
-            )
+        envelope = run()
     elapsed = round((time.perf_counter() - started) * 1000, 3)
     return envelope.model_copy(update={"call_id": call_id, "ms": elapsed})
+
+
+def _run(name: str, args: dict[str, Any], deps: ToolDeps, call_id: str) -> Envelope:
+    spec = TOOLS[name]
+    try:
+        parsed = spec.args_model.model_validate(args)
+        return spec.run(parsed, deps)
+    except ValidationError as exc:
+        return error_envelope(name, _validation_message(spec, exc), args=args, call_id=call_id)
+    except GroundgateError as exc:
+        return error_envelope(name, str(exc), args=args, call_id=call_id)
+    except Exception as exc:  # a backend fault must not crash the run
+        return error_envelope(name, f"{type(exc).__name__}: {exc}", args=args, call_id=call_id)
 
 
 def as_langchain_tools(deps: ToolDeps, names: Iterable[str] = ALL_TOOLS) -> list[BaseTool]:

@@ -2,30 +2,21 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from groundgate.tools.base import AsOfArgs, Found, SearchArgs, ToolDeps, kinds_filter, tool
+from groundgate.tools.envelope import ResultItem
 
-from groundgate.tools.base import AsOfArgs, ToolDeps, ToolSpec
-from groundgate.tools.envelope import Envelope, ResultItem
-from groundgate.tools.schema import HIDDEN
 
-NAME = "search_evidence"
-DESCRIPTION = (
+class Args(SearchArgs, AsOfArgs):
+    """Arguments of search_evidence."""
+
+    kinds: list[str] = kinds_filter("document")
+
+
+@tool(
     "Search the source documents. Returns passages best first, each with its document id, a "
     "score from 0 to 1 and the dates it is in effect."
 )
-
-
-class Args(AsOfArgs):
-    """Arguments of search_evidence."""
-
-    query: str = Field(..., min_length=2, max_length=400, description="What to look for.")
-    top_k: int = Field(6, ge=1, le=20, description="1-20.")
-    kinds: list[str] = Field(
-        default_factory=list, description="Only these document kinds.", json_schema_extra=HIDDEN
-    )
-
-
-def run(args: Args, deps: ToolDeps) -> Envelope:
+def search_evidence(args: Args, deps: ToolDeps) -> Found:
     """Search the evidence layer."""
     as_of = args.as_of or deps.default_as_of
     vector = deps.embedder.embed_query(args.query) if deps.embedder else None
@@ -52,7 +43,7 @@ def run(args: Args, deps: ToolDeps) -> Envelope:
             args.query, top_k=args.top_k, as_of=as_of, query_vector=vector
         )
         reason = kinds_note(reason, args.kinds, [h.kind for h in unfiltered])
-    return Envelope.of(NAME, results, args=args.model_dump(mode="json"), as_of=as_of, empty_reason=reason)
+    return Found(results, as_of=as_of, empty_reason=reason)
 
 
 def kinds_note(reason: str, asked: list[str], found: list[str]) -> str:
@@ -62,4 +53,4 @@ def kinds_note(reason: str, asked: list[str], found: list[str]) -> str:
     return note + (f"; without that filter, kinds {kinds} match" if kinds else "")
 
 
-SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]
+SPEC = search_evidence

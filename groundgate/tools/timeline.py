@@ -8,14 +8,8 @@ from pydantic import Field
 
 from groundgate.errors import ToolFailure
 from groundgate.knowledge.timeline import timeline as entity_timeline
-from groundgate.tools.base import ToolArgs, ToolDeps, ToolSpec
-from groundgate.tools.envelope import Envelope, ResultItem
-
-NAME = "timeline"
-DESCRIPTION = (
-    "The dated events of an entity id, oldest first: what started, stopped or changed, and "
-    "when."
-)
+from groundgate.tools.base import Found, ToolArgs, ToolDeps, tool
+from groundgate.tools.envelope import ResultItem
 
 
 class Args(ToolArgs):
@@ -26,7 +20,8 @@ class Args(ToolArgs):
     end: date | None = Field(None, description="YYYY-MM-DD, until.")
 
 
-def run(args: Args, deps: ToolDeps) -> Envelope:
+@tool("The dated events of an entity id, oldest first: what started, stopped or changed, and when.")
+def timeline(args: Args, deps: ToolDeps) -> Found:
     """The entity's events."""
     if deps.store.get_entity(args.entity_id) is None:
         raise ToolFailure(f"no entity with id {args.entity_id!r}; call resolve_entity first")
@@ -42,10 +37,9 @@ def run(args: Args, deps: ToolDeps) -> Envelope:
         )
         for event in events[:40]
     ]
-    return Envelope.of(
-        NAME, results, args=args.model_dump(mode="json"), truncated=len(events) > 40,
-        empty_reason=f"no dated events recorded for {args.entity_id!r}",
+    return Found(
+        results, truncated=len(events) > 40, empty_reason=f"no dated events recorded for {args.entity_id!r}"
     )
 
 
-SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]
+SPEC = timeline

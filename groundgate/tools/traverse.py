@@ -8,15 +8,9 @@ from pydantic import Field
 
 from groundgate.errors import ToolFailure
 from groundgate.knowledge.model import RELATIONSHIP_TYPES, Validity
-from groundgate.tools.base import AsOfArgs, ToolDeps, ToolSpec
-from groundgate.tools.envelope import Envelope, ResultItem
+from groundgate.tools.base import AsOfArgs, Found, ToolDeps, tool
+from groundgate.tools.envelope import ResultItem
 from groundgate.tools.schema import HIDDEN
-
-NAME = "traverse"
-DESCRIPTION = (
-    "Walk the typed relationships (applies_to, supersedes, governs, ...) from an entity id, "
-    "keeping those valid on the date. Returns paths with sources."
-)
 
 
 class Args(AsOfArgs):
@@ -33,7 +27,11 @@ class Args(AsOfArgs):
     top_k: int = Field(15, ge=1, le=30, description="1-30.")
 
 
-def run(args: Args, deps: ToolDeps) -> Envelope:
+@tool(
+    "Walk the typed relationships (applies_to, supersedes, governs, ...) from an entity id, "
+    "keeping those valid on the date. Returns paths with sources."
+)
+def traverse(args: Args, deps: ToolDeps) -> Found:
     """Walk from ``entity_id``."""
     unknown = [t for t in args.relation_types if t not in RELATIONSHIP_TYPES]
     if unknown:
@@ -73,12 +71,10 @@ def run(args: Args, deps: ToolDeps) -> Envelope:
                 data={"edge_ids": [e.id for e in path.edges], "last_type": last.type},
             )
         )
-    return Envelope.of(
-        NAME, results, args=args.model_dump(mode="json"), as_of=as_of,
-        truncated=len(paths) > args.top_k,
-        empty_reason=f"no relationships from {args.entity_id!r}"
-        + (f" valid on {as_of}" if as_of else ""),
+    return Found(
+        results, as_of=as_of, truncated=len(paths) > args.top_k,
+        empty_reason=f"no relationships from {args.entity_id!r}" + (f" valid on {as_of}" if as_of else ""),
     )
 
 
-SPEC = ToolSpec(NAME, DESCRIPTION, Args, run)  # type: ignore[arg-type]
+SPEC = traverse

@@ -53,10 +53,10 @@ def test_provision_ingest_and_ask_over_azure_match_the_embedded_backend(bundled_
         assert "documents      30 (0 written, 30 unchanged)" in again.output, again.output
         assert "(0 written, 0 retired)" in again.output
 
-        asked = runner.invoke(app, ["azure", "ask", QUESTION, "--json"], env=env)
+        asked = runner.invoke(app, ["azure", "ask", QUESTION, "--mode", "agent", "--json"], env=env)
         assert asked.exit_code == 0, asked.output
         azure = json.loads(asked.output)
-        # the main `ask` command reaches the same backend, in agent and in auto mode
+        # `azure ask` is `ask --backend azure`, in agent and in auto mode
         main_agent = runner.invoke(
             app, ["ask", QUESTION, "--backend", "azure", "--mode", "agent", "--json"], env=env
         )
@@ -65,6 +65,8 @@ def test_provision_ingest_and_ask_over_azure_match_the_embedded_backend(bundled_
         main_auto = runner.invoke(app, ["ask", QUESTION, "--backend", "azure", "--json"], env=env)
         assert main_auto.exit_code == 0, main_auto.output
         routed = json.loads(main_auto.output)
+        alias_auto = runner.invoke(app, ["azure", "ask", QUESTION, "--json"], env=env)
+        assert json.loads(alias_auto.output)["answer"] == routed["answer"]
         embedded_auto = runner.invoke(app, ["ask", QUESTION, "--store", str(bundled_store.path), "--json"])
         assert routed["answer"] == json.loads(embedded_auto.output)["answer"]
     finally:

@@ -13,8 +13,10 @@ from conftest import FAST_RETRY, require
 
 from groundgate.errors import ConfigError, StoreError
 from groundgate.knowledge.azure import AzureSettings
-from groundgate.knowledge.azure.gremlin import GremlinGraph, Scripts
+from groundgate.knowledge.azure.gremlin import GremlinGraph
+from groundgate.knowledge.azure.gremlin_scripts import Scripts
 from groundgate.knowledge.model import Relationship
+from groundgate.knowledge.port import EdgeFilter, PathQuery
 
 HOSTILE = "x'); g.V().drop(); ('"
 
@@ -86,8 +88,8 @@ def test_every_value_travels_as_a_binding_never_inside_the_script():
     graph = graph_with(client)
     graph.upsert_vertices([(HOSTILE, "concept")])
     graph.write_edges([edge()], [edge(note="old")], [], datetime(2026, 2, 1, tzinfo=UTC))
-    graph.edges_touching([HOSTILE], types=[HOSTILE], as_of=date(2026, 1, 1), known_at=datetime(2026, 1, 5))
-    graph.traverse(HOSTILE, hops=3, types=["depends_on"])
+    graph.edges_touching([HOSTILE], EdgeFilter((HOSTILE,), date(2026, 1, 1), datetime(2026, 1, 5)))
+    graph.traverse(PathQuery(HOSTILE, hops=3, edges=EdgeFilter(("depends_on",))))
     assert client.sent
     for script, bindings in client.sent:
         assert all(re.fullmatch(r"b[A-Z]\w*", name) for name in bindings), bindings
@@ -140,7 +142,7 @@ def test_traversal_never_sends_more_than_three_hops_of_requests():
         ]
 
     client = RecordingClient(answer)
-    paths = graph_with(client).traverse("a", hops=9)
+    paths = graph_with(client).traverse(PathQuery("a", hops=9))
     assert len(client.sent) == 3
     assert max(len(p.edges) for p in paths) == 3
     assert paths[-1].describe() == "a -[references]-> ax -[references]-> axx -[references]-> axxx"
@@ -149,7 +151,7 @@ def test_traversal_never_sends_more_than_three_hops_of_requests():
 def test_time_filters_are_server_side_steps_with_bound_values():
     client = RecordingClient()
     graph_with(client).edges_touching(
-        ["a"], types=["governs"], as_of=date(2024, 6, 1), known_at=datetime(2024, 6, 1, tzinfo=UTC)
+        ["a"], EdgeFilter(("governs",), as_of=date(2024, 6, 1), known_at=datetime(2024, 6, 1, tzinfo=UTC))
     )
     script, bindings = client.sent[0]
     assert ".has('type', within(bTypes))" in script

@@ -18,6 +18,7 @@ from groundgate.errors import ConfigError, StoreError  # noqa: E402
 from groundgate.knowledge.azure import AzureSettings, RetrySettings  # noqa: E402
 from groundgate.knowledge.azure.search import SearchAdapter  # noqa: E402
 from groundgate.knowledge.model import Chunk, Document, Entity  # noqa: E402
+from groundgate.knowledge.port import EvidenceQuery, KnowledgeQuery  # noqa: E402
 from groundgate.testing.azure.transports import HandlerTransport  # noqa: E402
 
 ENDPOINT = "https://contoso.search.windows.net"
@@ -192,11 +193,13 @@ def test_hybrid_query_with_validity_and_kind_filters_as_documented():
     transport = answering((200, HITS, {}))
     adapter = SearchAdapter(settings(), transport=transport)
     hits = adapter.search_evidence(
-        "What is the roof inspection threshold?",
-        top_k=5,
-        as_of=date(2026, 2, 20),
-        kinds=["guideline", "o'brien"],
-        query_vector=[1.0, 0.0, 0.0, 0.0],
+        EvidenceQuery(
+            "What is the roof inspection threshold?",
+            top_k=5,
+            as_of=date(2026, 2, 20),
+            kinds=("guideline", "o'brien"),
+            vector=[1.0, 0.0, 0.0, 0.0],
+        )
     )
     (request,) = transport.requests
     assert request.method == "POST"
@@ -230,7 +233,7 @@ def test_semantic_reranking_when_configured_ranks_by_the_reranker_score():
     }
     transport = answering((200, reranked, {}))
     adapter = SearchAdapter(settings(semantic_configuration="groundgate-semantic"), transport=transport)
-    hits = adapter.search_evidence("roof inspection")
+    hits = adapter.search_evidence(EvidenceQuery("roof inspection"))
     body = transport.requests[0].body
     assert body["queryType"] == "semantic" and body["semanticConfiguration"] == "groundgate-semantic"
     assert "vectorQueries" not in body and "filter" not in body
@@ -240,14 +243,14 @@ def test_semantic_reranking_when_configured_ranks_by_the_reranker_score():
 def test_question_text_never_reaches_the_query_syntax_as_operators():
     transport = answering((200, {"value": []}, {}))
     adapter = SearchAdapter(settings(), transport=transport)
-    assert adapter.search_evidence('roof" OR (fee) -loan* AND /x/ ~2 ^3') == []
+    assert adapter.search_evidence(EvidenceQuery('roof" OR (fee) -loan* AND /x/ ~2 ^3')) == []
     # Content terms only, each a quoted phrase: OR/AND/-/*/~/^ and brackets are gone.
     assert transport.requests[0].body["search"] == '"roof" "fee" "loan" "2" "3"'
 
 
 def test_nothing_to_search_for_sends_nothing():
     transport = answering((200, {"value": []}, {}))
-    assert SearchAdapter(settings(), transport=transport).search_evidence("the of and") == []
+    assert SearchAdapter(settings(), transport=transport).search_evidence(EvidenceQuery("the of and")) == []
     assert transport.requests == []
 
 
@@ -257,7 +260,7 @@ def test_throttling_is_retried_honouring_retry_after():
         (503, {"error": {"message": "busy"}}, {"retry-after-ms": "1500"}),
         (200, HITS, {}),
     )
-    hits = SearchAdapter(settings(), transport=transport).search_evidence("roof")
+    hits = SearchAdapter(settings(), transport=transport).search_evidence(EvidenceQuery("roof"))
     assert [h.doc_id for h in hits] == ["A", "B"]
     assert len(transport.requests) == 3
     assert transport.slept == [2.0, 1.5]  # what the service asked, not the backoff formula
@@ -266,7 +269,7 @@ def test_throttling_is_retried_honouring_retry_after():
 def test_a_service_that_stays_unavailable_is_a_store_error_after_bounded_retries():
     transport = answering((503, {"error": {"message": "down"}}, {}))
     with pytest.raises(StoreError, match="AI Search"):
-        SearchAdapter(settings(), transport=transport).search_evidence("roof")
+        SearchAdapter(settings(), transport=transport).search_evidence(EvidenceQuery("roof"))
     assert len(transport.requests) == 3  # RetrySettings.attempts
     assert all(wait <= 8.0 for wait in transport.slept)
 
@@ -284,7 +287,8 @@ def test_knowledge_search_normalises_scores_and_reads_the_entity_back():
         ]
     }
     transport = answering((200, body, {}))
-    hits = SearchAdapter(settings(), transport=transport).search_knowledge("overdue fee", kinds=["rule"])
+    query = KnowledgeQuery("overdue fee", kinds=("rule",))
+    hits = SearchAdapter(settings(), transport=transport).search_knowledge(query)
     request = transport.requests[0]
     assert request.path == "/indexes('groundgate-knowledge')/docs/search.post.search"
     assert request.body["filter"] == "(kind eq 'rule')" and request.body["search"] == '"overdue" "fee"'

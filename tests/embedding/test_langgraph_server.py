@@ -34,6 +34,8 @@ def server(bundled_store, tmp_path_factory):
         "GROUNDGATE_MODEL": "offline",
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",
         "LANGSMITH_TRACING": "false",
+        # the server imports groundgate from this checkout, whatever (if any) copy is installed
+        "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))),
     }
     log = (work / "server.log").open("wb")
     proc = subprocess.Popen(

@@ -103,7 +103,7 @@ class Spy:
     def __init__(self, finding=None):
         self.finding, self.asked = finding, []
 
-    def bearing(self, entries, *, question, passages, store, threshold):
+    def bearing(self, request):
         return Bearing(frozenset(), ("asked about the register",))
 
     def disagreements(self, passages, *, question, store=None):

@@ -3,6 +3,7 @@
 from groundgate.reading.evidence import split_sections
 from groundgate.reading.polarity import negated
 from groundgate.reading.question import analyse
+from groundgate.reading.rows import row_cells, unbound_row
 from groundgate.reading.score import typed
 
 
@@ -30,11 +31,32 @@ def test_polarity_counts_negations():
     assert not negated("It is not true that it is never allowed.")  # two negations
 
 
-def test_how_much_asks_for_a_quantity_and_which_month_for_a_month():
-    weigh = analyse("How much does the monitor weigh?", None)
-    assert typed(weigh, "It weighs 180 g.")
-    paid = analyse("How much is paid, in pounds, for a call-out?", None)
-    assert not typed(paid, "A call-out lasts at least two hours.")
-    month = analyse("In which month can colleagues apply?", None)
-    assert typed(month, "Applications open in March only.")
+def test_a_day_of_a_month_is_a_date_even_without_its_year():
+    by = analyse("By what date must carried-over annual leave be used?", None)
+    assert typed(by, "Carried-over days must be taken by 31 May.")
+    assert not typed(by, "You may carry up to five days into the next leave year.")
 
+
+def test_a_row_states_its_value_only_for_its_own_case_and_column():
+    row = "Office: Mill Street (head office); Town: Fellmoor; Staff parking spaces: 40."
+    staff = analyse("How many staff parking spaces does the Mill Street head office have?", None)
+    assert unbound_row(staff, row) is None
+    visitor = analyse("How many visitor parking spaces does the Mill Street head office have?", None)
+    visitors = unbound_row(visitor, row)
+    assert visitors and "staff parking spaces" in visitors
+    release = "Version: 3.4; Released: 15 January 2024; Changes: Room groups; weekly summary email."
+    assert unbound_row(analyse("When was version 3.4 of the app released?", None), release) is None
+    assert unbound_row(analyse("When was version 3.3 of the app released?", None), release)
+    # a row whose first cell carries conditions the question leaves open still answers it
+    mileage = "Vehicle: Car or van, first 10,000 business miles in the tax year; Rate: 45p per mile."
+    assert unbound_row(analyse("What mileage rate is paid for a car?", None), mileage) is None
+    # a question that reaches the row through another hop does not name its case
+    assert unbound_row(analyse("What rate is paid for the vehicle that the scheme helps you buy?", None),
+                       "Vehicle: Car or van; Rate: 45p per mile.") is None
+
+
+def test_an_email_header_is_not_a_table_row():
+    assert row_cells("From: Tom Lindqvist To: Underwriting; Broker Distribution Date: 18 February 2026") == []
+    release = "Version: 3.4; Released: 15 January 2024; Changes: Room groups; weekly summary email."
+    assert row_cells(release) == [
+        ("Version", "3.4"), ("Released", "15 January 2024"), ("Changes", "Room groups; weekly summary email")]

@@ -1,7 +1,8 @@
-"""The Azure backends, composed into one ``KnowledgeStore`` by ``AzureStore``.
+"""The Azure backends, composed into one store (both knowledge ports) by ``AzureStore``.
 
-AI Search (evidence and knowledge search), Cosmos DB for NoSQL (the system of record) and
-Cosmos DB for Apache Gremlin (the bitemporal graph).
+AI Search (evidence and knowledge search: ``search``, ``search_indexes``, ``search_query``),
+Cosmos DB for NoSQL (the system of record: ``cosmos``) and Cosmos DB for Apache Gremlin (the
+bitemporal graph: ``gremlin``, ``gremlin_scripts``).
 
 Importing this package imports no Azure SDK; the clients are built on first use, from
 ``AzureSettings`` the caller builds (``AzureSettings.from_env(os.environ)`` in the CLI).

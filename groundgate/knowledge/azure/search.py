@@ -1,230 +1,49 @@
 """Evidence and knowledge search on Azure AI Search (azure-search-documents).
 
-Two indexes, defined here as the documented REST JSON (so the definition is exactly what is
-sent, whatever the SDK's model classes look like):
-
-- ``<prefix>-evidence``: one record per chunk, keyword fields analysed with ``en.lucene``,
-  the document's kind and validity denormalised as filterable fields, a vector field with an
-  HNSW profile, a semantic configuration and a field-weighted scoring profile.
-- ``<prefix>-knowledge``: one record per entity (name, aliases, description, kind), the entity
-  itself kept whole in a retrievable, unsearchable field.
-
-Queries are hybrid when a query vector is given (text and vector fused by the service), with
-OData filters for validity (``as_of``) and kind; semantic reranking when a configuration is
-named in the settings. Scores are normalised to 0..1, best = 1.0, as the port requires.
+``SearchAdapter`` owns the two indexes (``search_indexes``): it provisions them, uploads
+chunks and entities in batches, and runs the queries ``search_query`` builds. Queries are
+hybrid when a query vector is given (text and vector fused by the service), filtered by
+validity (``as_of``) and kind; semantic reranking when a configuration is named in the
+settings.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from functools import partial
 from typing import Any
 
 from groundgate.errors import ConfigError, StoreError
 from groundgate.knowledge.azure.retry import Retrier
+from groundgate.knowledge.azure.search_indexes import (
+    SCORING_PROFILE,
+    evidence_index,
+    knowledge_index,
+    search_key,
+)
+from groundgate.knowledge.azure.search_query import (
+    EVIDENCE_SELECT,
+    evidence_hits,
+    knowledge_hits,
+    odata_day,
+    odata_filter,
+    search_text,
+)
 from groundgate.knowledge.azure.settings import AzureSettings
-from groundgate.knowledge.model import Chunk, Document, Entity, EvidenceHit, KnowledgeHit, Validity
-from groundgate.knowledge.port import MAX_TOP_K
-from groundgate.knowledge.text import content_terms, coverage
-from groundgate.knowledge.weights import CHUNK_WEIGHTS, ENTITY_WEIGHTS
+from groundgate.knowledge.model import Chunk, Document, Entity, EvidenceHit, KnowledgeHit
+from groundgate.knowledge.port import EvidenceQuery, KnowledgeQuery
 
-__all__ = [
-    "HNSW_ALGORITHM",
-    "SCORING_PROFILE",
-    "SEMANTIC_CONFIGURATION",
-    "VECTOR_PROFILE",
-    "SearchAdapter",
-    "evidence_index",
-    "knowledge_index",
-    "odata_filter",
-    "search_key",
-    "search_text",
-]
-
-MAX_QUERY_TERMS = 12
-"""Keyword terms per query, as in the embedded backend."""
+__all__ = ["SearchAdapter"]
 
 UPLOAD_BATCH = 500
 """Index actions per request (the service takes at most 1000 or 16 MB)."""
 
-HNSW_ALGORITHM = "groundgate-hnsw"
-VECTOR_PROFILE = "groundgate-vector"
-SEMANTIC_CONFIGURATION = "groundgate-semantic"
-SCORING_PROFILE = "groundgate-fields"
-
-_EVIDENCE_SELECT = [
-    "chunk_id",
-    "doc_id",
-    "title",
-    "kind",
-    "heading",
-    "text",
-    "effective_from",
-    "effective_to",
-]
-
-
-def search_key(record_id: str) -> str:
-    """A record id as an index key (keys allow only letters, digits, ``-``, ``_`` and ``=``)."""
-    return base64.urlsafe_b64encode(record_id.encode()).decode()
-
-
-def evidence_index(name: str, dimensions: int) -> dict[str, Any]:
-    """The evidence index definition (REST shape)."""
-    text = {
-        "type": "Edm.String",
-        "searchable": True,
-        "filterable": False,
-        "retrievable": True,
-        "analyzer": "en.lucene",
-    }
-    stamp = {"type": "Edm.DateTimeOffset", "filterable": True, "sortable": True, "retrievable": True}
-    return {
-        "name": name,
-        "fields": [
-            {"name": "key", "type": "Edm.String", "key": True, "filterable": True, "retrievable": True},
-            {"name": "chunk_id", "type": "Edm.String", "filterable": True, "retrievable": True},
-            {"name": "doc_id", "type": "Edm.String", "filterable": True, "retrievable": True},
-            {
-                "name": "ordinal",
-                "type": "Edm.Int32",
-                "filterable": False,
-                "sortable": True,
-                "retrievable": True,
-            },
-            {"name": "title", **text},
-            {"name": "heading", **text},
-            {"name": "text", **text},
-            {
-                "name": "kind",
-                "type": "Edm.String",
-                "filterable": True,
-                "facetable": True,
-                "retrievable": True,
-            },
-            {"name": "effective_from", **stamp},
-            {"name": "effective_to", **stamp},
-            {"name": "published_at", **stamp},
-            {
-                "name": "vector",
-                "type": "Collection(Edm.Single)",
-                "searchable": True,
-                "retrievable": False,
-                "dimensions": dimensions,
-                "vectorSearchProfile": VECTOR_PROFILE,
-            },
-        ],
-        "scoringProfiles": [
-            {"name": SCORING_PROFILE, "text": {"weights": dict(CHUNK_WEIGHTS)}}
-        ],
-        "vectorSearch": {
-            "algorithms": [
-                {
-                    "name": HNSW_ALGORITHM,
-                    "kind": "hnsw",
-                    "hnswParameters": {"m": 4, "efConstruction": 400, "efSearch": 500, "metric": "cosine"},
-                }
-            ],
-            "profiles": [{"name": VECTOR_PROFILE, "algorithm": HNSW_ALGORITHM}],
-        },
-        "semantic": {
-            "configurations": [
-                {
-                    "name": SEMANTIC_CONFIGURATION,
-                    "prioritizedFields": {
-                        "titleField": {"fieldName": "title"},
-                        "prioritizedContentFields": [{"fieldName": "text"}],
-                        "prioritizedKeywordsFields": [{"fieldName": "heading"}],
-                    },
-                }
-            ]
-        },
-    }
-
-
-def knowledge_index(name: str) -> dict[str, Any]:
-    """The knowledge (entity) index definition (REST shape)."""
-    text = {"type": "Edm.String", "searchable": True, "retrievable": True, "analyzer": "en.lucene"}
-    return {
-        "name": name,
-        "fields": [
-            {"name": "key", "type": "Edm.String", "key": True, "filterable": True, "retrievable": True},
-            {"name": "entity_id", "type": "Edm.String", "filterable": True, "retrievable": True},
-            {
-                "name": "kind",
-                "type": "Edm.String",
-                "filterable": True,
-                "facetable": True,
-                "retrievable": True,
-            },
-            {"name": "name", **text},
-            {
-                "name": "aliases",
-                "type": "Collection(Edm.String)",
-                "searchable": True,
-                "retrievable": True,
-                "analyzer": "en.lucene",
-            },
-            {"name": "description", **text},
-            {
-                "name": "entity_json",
-                "type": "Edm.String",
-                "searchable": False,
-                "filterable": False,
-                "retrievable": True,
-            },
-        ],
-        "scoringProfiles": [
-            {"name": SCORING_PROFILE, "text": {"weights": dict(ENTITY_WEIGHTS)}}
-        ],
-    }
-
-
-def search_text(query: str) -> str | None:
-    """The query's content terms as quoted phrases; ``None`` when no term is left.
-
-    In the simple syntax any phrase may match, and no character of the question can be read
-    as an operator.
-    """
-    terms = content_terms(query, MAX_QUERY_TERMS)
-    if not terms:
-        return None
-    return " ".join('"' + t.replace("\\", " ").replace('"', " ") + '"' for t in terms)
-
-
-def _odata_string(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
-
-
-def _odata_day(day: date) -> str:
-    return f"{day.isoformat()}T00:00:00Z"
-
-
-def odata_filter(*, as_of: date | None = None, kinds: Sequence[str] = ()) -> str | None:
-    """The OData filter for validity on ``as_of`` and membership in ``kinds``; ``None`` if none."""
-    clauses = []
-    if as_of is not None:
-        day = _odata_day(as_of)
-        clauses.append(
-            f"(effective_from eq null or effective_from le {day}) and "
-            f"(effective_to eq null or effective_to gt {day}) and "
-            f"(published_at eq null or published_at le {day})"
-        )
-    if kinds:
-        clauses.append("(" + " or ".join(f"kind eq {_odata_string(k)}" for k in kinds) + ")")
-    return " and ".join(clauses) if clauses else None
-
 
 def _stamp(day: date | None) -> str | None:
-    return _odata_day(day) if day else None
-
-
-def _day(value: Any) -> date | None:
-    return date.fromisoformat(str(value)[:10]) if value else None
+    return odata_day(day) if day else None
 
 
 def _no_retry(exc: BaseException) -> None:
@@ -409,19 +228,11 @@ class SearchAdapter:
             return float(row["@search.rerankerScore"])
         return float(row.get("@search.score") or 0.0)
 
-    def search_evidence(
-        self,
-        query: str,
-        *,
-        top_k: int = 8,
-        as_of: date | None = None,
-        kinds: Sequence[str] = (),
-        query_vector: Sequence[float] | None = None,
-    ) -> list[EvidenceHit]:
+
+    def search_evidence(self, query: EvidenceQuery) -> list[EvidenceHit]:
         """Hybrid search over chunks, best first, scores normalised to 0..1."""
-        top_k = max(1, min(top_k, MAX_TOP_K))
-        text = search_text(query)
-        vector = list(query_vector) if query_vector is not None else None
+        text = search_text(query.text)
+        vector = list(query.vector) if query.vector is not None else None
         if vector is not None and len(vector) != self.settings.vector_dimensions:
             vector = None  # as the embedded backend does: a vector of another size is ignored
         if text is None and vector is None:
@@ -430,30 +241,27 @@ class SearchAdapter:
             "search_text": text,
             "search_mode": "any",
             "scoring_profile": SCORING_PROFILE,
-            "select": _EVIDENCE_SELECT,
-            "top": top_k,
+            "select": EVIDENCE_SELECT,
+            "top": query.top_k,
         }
-        flt = odata_filter(as_of=as_of, kinds=kinds)
+        flt = odata_filter(as_of=query.as_of, kinds=query.kinds)
         if flt:
             kwargs["filter"] = flt
         if vector is not None:
             from azure.search.documents.models import VectorizedQuery
 
             kwargs["vector_queries"] = [
-                VectorizedQuery(vector=vector, k_nearest_neighbors=min(top_k * 4, 200), fields="vector")
+                VectorizedQuery(vector=vector, k_nearest_neighbors=min(query.top_k * 4, 200), fields="vector")
             ]
         if self.settings.semantic_configuration and text is not None:
             kwargs["query_type"] = "semantic"
             kwargs["semantic_configuration_name"] = self.settings.semantic_configuration
         rows = self._search(self.evidence_name, "search evidence", **kwargs)
-        return _evidence_hits(rows, self._score, query)
+        return evidence_hits(rows, self._score, query.text)
 
-    def search_knowledge(
-        self, query: str, *, top_k: int = 8, kinds: Sequence[str] = ()
-    ) -> list[KnowledgeHit]:
+    def search_knowledge(self, query: KnowledgeQuery) -> list[KnowledgeHit]:
         """Keyword search over entity names, aliases and descriptions, best first."""
-        top_k = max(1, min(top_k, MAX_TOP_K))
-        text = search_text(query)
+        text = search_text(query.text)
         if text is None:
             return []
         kwargs: dict[str, Any] = {
@@ -461,56 +269,12 @@ class SearchAdapter:
             "search_mode": "any",
             "scoring_profile": SCORING_PROFILE,
             "select": ["entity_id", "entity_json"],
-            "top": top_k,
+            "top": query.top_k,
         }
-        flt = odata_filter(kinds=kinds)
+        flt = odata_filter(kinds=query.kinds)
         if flt:
             kwargs["filter"] = flt
-        rows = self._search(self.knowledge_name, "search knowledge", **kwargs)
-        scored = sorted(
-            ((float(r.get("@search.score") or 0.0), r) for r in rows),
-            key=lambda pair: (-pair[0], pair[1]["entity_id"]),
-        )
-        scored = [(s, r) for s, r in scored if s > 0]
-        if not scored:
-            return []
-        best = scored[0][0]
-        return [
-            KnowledgeHit(entity=Entity.model_validate(json.loads(r["entity_json"])), score=round(s / best, 4))
-            for s, r in scored
-        ]
-
-
-def _evidence_hits(
-    rows: list[dict[str, Any]], score: Callable[[dict[str, Any]], float], query: str
-) -> list[EvidenceHit]:
-    ranked = sorted(((score(r), r) for r in rows), key=lambda pair: -pair[0])
-    ranked = [(s, r) for s, r in ranked if s > 0]
-    if not ranked:
-        return []
-    best = ranked[0][0]
-    terms = content_terms(query, MAX_QUERY_TERMS)
-    hits = []
-    for raw, row in ranked:
-        normalised = round(raw / best, 4)
-        if normalised <= 0.0:
-            continue
-        hits.append(
-            EvidenceHit(
-                chunk_id=row["chunk_id"],
-                doc_id=row["doc_id"],
-                title=row.get("title") or "",
-                kind=row.get("kind") or "document",
-                heading=row.get("heading") or "",
-                text=row.get("text") or "",
-                score=normalised,
-                coverage=round(coverage(terms, f"{row.get('heading') or ''} {row.get('text') or ''}"), 4),
-                validity=Validity(
-                    valid_from=_day(row.get("effective_from")), valid_to=_day(row.get("effective_to"))
-                ),
-            )
-        )
-    return hits
+        return knowledge_hits(self._search(self.knowledge_name, "search knowledge", **kwargs))
 
 
 def _batch(actions: list[dict[str, Any]]) -> Any:

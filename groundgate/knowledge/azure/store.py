@@ -1,4 +1,4 @@
-"""``AzureStore``: the ``KnowledgeStore`` port over three managed services.
+"""``AzureStore``: the knowledge ports over three managed services.
 
 ```
 AzureStore
@@ -19,15 +19,17 @@ repeating one is harmless.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from groundgate.errors import StoreError
 from groundgate.knowledge.azure.cosmos import CosmosRecords, cosmos_id
-from groundgate.knowledge.azure.gremlin import GremlinGraph, encode_instant
+from groundgate.knowledge.azure.gremlin import GremlinGraph
+from groundgate.knowledge.azure.gremlin_scripts import encode_instant
 from groundgate.knowledge.azure.search import SearchAdapter
 from groundgate.knowledge.azure.settings import ENV_NAMES, AzureSettings
 from groundgate.knowledge.embed import Embedder
+from groundgate.knowledge.facade import ReadFacade
 from groundgate.knowledge.model import (
     Chunk,
     Contradiction,
@@ -39,9 +41,15 @@ from groundgate.knowledge.model import (
     ResolutionDecision,
     TraversalPath,
 )
-from groundgate.knowledge.port import IngestBatch, WriteReport
+from groundgate.knowledge.port import (
+    EdgeFilter,
+    EvidenceQuery,
+    IngestBatch,
+    KnowledgeQuery,
+    PathQuery,
+    WriteReport,
+)
 from groundgate.knowledge.records import content_hash
-from groundgate.knowledge.register import select_entries
 from groundgate.knowledge.text import normalise
 
 __all__ = ["AzureStore"]
@@ -57,8 +65,8 @@ def _last_by_id(items: Sequence[Any]) -> list[Any]:
     return list({item.id: item for item in items}.values())
 
 
-class AzureStore:
-    """The composite Azure backend.
+class AzureStore(ReadFacade):
+    """The composite Azure backend: both knowledge ports.
 
     Build it with :meth:`from_settings`; call :meth:`provision` once (idempotent) before the
     first ingest. ``read_only_view()`` is what the agent gets.
@@ -139,25 +147,11 @@ class AzureStore:
 
     # ---- evidence and knowledge search (AI Search) ---------------------------------------
 
-    def search_evidence(
-        self,
-        query: str,
-        *,
-        top_k: int = 8,
-        as_of: date | None = None,
-        kinds: Sequence[str] = (),
-        query_vector: Sequence[float] | None = None,
-    ) -> list[EvidenceHit]:
-        """Hybrid evidence search, best first, scores normalised to 0..1."""
-        return self.search.search_evidence(
-            query, top_k=top_k, as_of=as_of, kinds=kinds, query_vector=query_vector
-        )
+    def _search_evidence(self, query: EvidenceQuery) -> list[EvidenceHit]:
+        return self.search.search_evidence(query)
 
-    def search_knowledge(
-        self, query: str, *, top_k: int = 8, kinds: Sequence[str] = ()
-    ) -> list[KnowledgeHit]:
-        """Search entities by name, aliases and description, best first."""
-        return self.search.search_knowledge(query, top_k=top_k, kinds=kinds)
+    def _search_knowledge(self, query: KnowledgeQuery) -> list[KnowledgeHit]:
+        return self.search.search_knowledge(query)
 
     # ---- the system of record (Cosmos NoSQL) ---------------------------------------------
 
@@ -178,15 +172,8 @@ class AzureStore:
         """Every entity, by id."""
         return self.records.all_entities()
 
-    def contradictions(
-        self,
-        *,
-        entity_ids: Sequence[str] = (),
-        topic: str | None = None,
-        status: str | None = "open",
-    ) -> list[Contradiction]:
-        """Register entries touching ``entity_ids`` or whose topic matches ``topic``."""
-        return select_entries(self.records.contradictions(status), entity_ids=entity_ids, topic=topic)
+    def _contradictions(self, status: str | None) -> list[Contradiction]:
+        return self.records.contradictions(status)
 
     def documents_about(self, entity_id: str) -> list[Document]:
         """Documents that declare ``entity_id`` or that it cites, oldest effective first."""
@@ -207,29 +194,11 @@ class AzureStore:
 
     # ---- the graph (Gremlin) -------------------------------------------------------------
 
-    def relationships(
-        self,
-        entity_id: str,
-        *,
-        types: Sequence[str] = (),
-        as_of: date | None = None,
-        known_at: datetime | None = None,
-    ) -> list[Relationship]:
-        """Edges touching ``entity_id`` in either direction, filtered in time."""
-        return self.graph.edges_touching([entity_id], types=types, as_of=as_of, known_at=known_at)
+    def _relationships(self, entity_id: str, edges: EdgeFilter) -> list[Relationship]:
+        return self.graph.edges_touching([entity_id], edges)
 
-    def traverse(
-        self,
-        start: str,
-        *,
-        hops: int = 2,
-        types: Sequence[str] = (),
-        as_of: date | None = None,
-        known_at: datetime | None = None,
-        limit: int = 50,
-    ) -> list[TraversalPath]:
-        """Simple paths from ``start`` of 1..hops edges, shortest first."""
-        return self.graph.traverse(start, hops=hops, types=types, as_of=as_of, known_at=known_at, limit=limit)
+    def _traverse(self, query: PathQuery) -> list[TraversalPath]:
+        return self.graph.traverse(query)
 
     # ---- writing -------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from groundgate.knowledge.embedded.connection import Connected
 from groundgate.knowledge.embedded.evidence import MAX_QUERY_TERMS
 from groundgate.knowledge.embedded.rows import entity_from_row
 from groundgate.knowledge.model import Entity, KnowledgeHit
-from groundgate.knowledge.port import MAX_TOP_K
+from groundgate.knowledge.port import KnowledgeQuery
 from groundgate.knowledge.text import content_terms
 from groundgate.knowledge.weights import ENTITY_WEIGHTS
 
@@ -22,15 +22,12 @@ _ENTITY_SCORE = score_sql("entities_fts", tuple(ENTITY_WEIGHTS.values()))
 class EntityReads(Connected):
     """Entity search and lookups."""
 
-    def search_knowledge(
-        self, query: str, *, top_k: int = 8, kinds: Sequence[str] = ()
-    ) -> list[KnowledgeHit]:
+    def _search_knowledge(self, query: KnowledgeQuery) -> list[KnowledgeHit]:
         """BM25 over entity names, aliases and descriptions, best first."""
-        top_k = max(1, min(top_k, MAX_TOP_K))
-        terms = content_terms(query, MAX_QUERY_TERMS)
+        terms = content_terms(query.text, MAX_QUERY_TERMS)
         if not terms:
             return []
-        scored = self._knowledge_ranks(terms, top_k, kinds)
+        scored = self._knowledge_ranks(terms, query.top_k, query.kinds)
         scored = [(row, s) for row, s in scored if s > 0]
         if not scored:
             return []

@@ -17,7 +17,7 @@ from groundgate.knowledge.embedded.connection import Connected
 from groundgate.knowledge.embedded.rows import document_from_row, parse_date
 from groundgate.knowledge.fusion import fuse
 from groundgate.knowledge.model import Chunk, Document, EvidenceHit, Validity
-from groundgate.knowledge.port import MAX_TOP_K
+from groundgate.knowledge.port import EvidenceQuery
 from groundgate.knowledge.text import content_terms, coverage
 from groundgate.knowledge.weights import CHUNK_WEIGHTS
 
@@ -36,18 +36,10 @@ _CHUNK_SCORE = score_sql("chunks_fts", tuple(CHUNK_WEIGHTS.values()))
 class EvidenceReads(Connected):
     """Chunk search and document reads."""
 
-    def search_evidence(
-        self,
-        query: str,
-        *,
-        top_k: int = 8,
-        as_of: date | None = None,
-        kinds: Sequence[str] = (),
-        query_vector: Sequence[float] | None = None,
-    ) -> list[EvidenceHit]:
+    def _search_evidence(self, query: EvidenceQuery) -> list[EvidenceHit]:
         """Keyword BM25, fused with vector similarity by RRF when a vector is given."""
-        top_k = max(1, min(top_k, MAX_TOP_K))
-        terms = content_terms(query, MAX_QUERY_TERMS)
+        top_k, as_of, kinds, query_vector = query.top_k, query.as_of, query.kinds, query.vector
+        terms = content_terms(query.text, MAX_QUERY_TERMS)
         pool = top_k * 4
         keyword = self._keyword_ranks(terms, pool, as_of, kinds) if terms else []
         vector: list[tuple[int, float]] = []

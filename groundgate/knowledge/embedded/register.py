@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from groundgate.knowledge.embedded.connection import Connected
 from groundgate.knowledge.embedded.rows import contradiction_from_row
 from groundgate.knowledge.model import Contradiction, ResolutionDecision
-from groundgate.knowledge.register import select_entries
 
 __all__ = ["RegisterReads"]
 
@@ -15,20 +12,13 @@ __all__ = ["RegisterReads"]
 class RegisterReads(Connected):
     """The contradiction register and the entity-resolution log."""
 
-    def contradictions(
-        self,
-        *,
-        entity_ids: Sequence[str] = (),
-        topic: str | None = None,
-        status: str | None = "open",
-    ) -> list[Contradiction]:
-        """Register entries touching ``entity_ids`` or whose topic matches ``topic``."""
+    def _contradictions(self, status: str | None) -> list[Contradiction]:
+        """Every entry of ``status`` (every entry when ``None``), by id."""
         rows = self._rows(
             "SELECT * FROM contradictions" + (" WHERE status = ?" if status else "") + " ORDER BY id",
             [status] if status else [],
         )
-        found = [contradiction_from_row(r) for r in rows]
-        return select_entries(found, entity_ids=entity_ids, topic=topic)
+        return [contradiction_from_row(r) for r in rows]
 
     def resolution_log(self) -> list[ResolutionDecision]:
         """Every logged entity-resolution decision, in order."""

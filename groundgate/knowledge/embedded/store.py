@@ -6,7 +6,8 @@
 - ``evidence``: hybrid chunk search (BM25 fused with vectors by ``knowledge.fusion``)
 - ``entities``: entity search and lookups
 - ``graph``: edges in time, traversal (``knowledge.traversal``)
-- ``register``: the contradiction register (``knowledge.register``) and the resolution log
+- ``register``: the contradiction register and the resolution log
+- ``knowledge.facade``: the port's keyword methods over those typed reads
 - ``writes``, ``write_documents``, ``write_knowledge``, ``bulk``: the atomic ingest write
 - ``rows``: row mapping
 """
@@ -28,6 +29,7 @@ from groundgate.knowledge.embedded.impacts import ImpactCache
 from groundgate.knowledge.embedded.register import RegisterReads
 from groundgate.knowledge.embedded.schema import migrate
 from groundgate.knowledge.embedded.writes import Writes
+from groundgate.knowledge.facade import ReadFacade
 from groundgate.knowledge.weights import CHUNK_WEIGHTS, ENTITY_WEIGHTS
 
 __all__ = ["SQLiteStore"]
@@ -40,8 +42,8 @@ Stored, it costs a blob read (2.6k entity tokens, 0.5M rows, 6 MiB and ~1 s of i
 100k chunks). The scores are the same doubles either way (see ``impacts``)."""
 
 
-class SQLiteStore(EvidenceReads, EntityReads, GraphReads, RegisterReads, Writes):
-    """The embedded ``KnowledgeStore``.
+class SQLiteStore(EvidenceReads, EntityReads, GraphReads, RegisterReads, Writes, ReadFacade):
+    """The embedded store: both knowledge ports (the keyword reads from ``ReadFacade``).
 
     Open it with :meth:`from_path`; call :meth:`setup` once (idempotent) before writing.
     A store opened with ``read_only=True`` refuses writes at the SQLite level: that is

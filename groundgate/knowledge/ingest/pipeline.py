@@ -19,7 +19,7 @@ from typing import Any
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.ingest.parts import IngestPlan, Progress
 from groundgate.knowledge.ingest.plan import plan_ingest
-from groundgate.knowledge.port import IngestBatch, KnowledgeStore, StreamingWriter, WriteReport
+from groundgate.knowledge.port import IngestBatch, KnowledgeStore, StreamingWriter, WritableStore, WriteReport
 
 __all__ = ["IngestReport", "Progress", "build_batch", "ingest"]
 
@@ -62,7 +62,7 @@ def build_batch(
 
 
 def ingest(
-    store: KnowledgeStore,
+    store: WritableStore,
     root: Path | str,
     *,
     now: datetime | None = None,
@@ -71,6 +71,9 @@ def ingest(
     detector: Any = None,
 ) -> IngestReport:
     """Ingest a corpus folder into ``store`` in one transaction.
+
+    ``store`` is read to plan against what it holds (the read port), then written (the write
+    port): in parts when it is a ``StreamingWriter``, else in one merged ``apply``.
 
     ``detector`` (a ``groundgate.policies.detectors`` detector: semantic, a model judge)
     also reads the chunks for disagreements and files them as detected, open entries;

@@ -5,6 +5,7 @@ One protocol (``Detector``), chosen in ``PolicySet.detector``; see ``base.py``.
 
 from groundgate.policies.detectors.base import (
     Bearing,
+    BearingQuestion,
     Detection,
     Detector,
     Finding,
@@ -18,6 +19,7 @@ from groundgate.policies.detectors.points import detected_points, presentable
 
 __all__ = [
     "Bearing",
+    "BearingQuestion",
     "Detection",
     "Detector",
     "Finding",

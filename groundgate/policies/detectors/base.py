@@ -25,7 +25,16 @@ from typing import Literal, Protocol, runtime_checkable
 from groundgate.knowledge.model import Contradiction, Validity
 from groundgate.knowledge.port import KnowledgeStore
 
-__all__ = ["Bearing", "Detection", "Detector", "Finding", "FindingPosition", "Kind", "Passage"]
+__all__ = [
+    "Bearing",
+    "BearingQuestion",
+    "Detection",
+    "Detector",
+    "Finding",
+    "FindingPosition",
+    "Kind",
+    "Passage",
+]
 
 Kind = Literal["polarity", "entity", "quantity", "period", "presence", "value"]
 """What a disagreement is about: yes or no, who or which, how much, when, present or absent."""
@@ -98,6 +107,26 @@ class Bearing:
     notes: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class BearingQuestion:
+    """What ``Detector.bearing`` is asked: which of these open entries bear on this answer.
+
+    Attributes:
+        entries: The open register entries to consider.
+        question: The question asked.
+        passages: The passages the answer rests on, then those retrieved (``evidence.py``).
+        store: The store, read for the entries' entities (never written).
+        threshold: ``PolicySet.topic_relevance``: the share of an entry's topic words a
+            question must hold for the topic alone to make it bear.
+    """
+
+    entries: tuple[Contradiction, ...]
+    question: str
+    passages: tuple[Passage, ...]
+    store: KnowledgeStore
+    threshold: float = 0.5
+
+
 @runtime_checkable
 class Detector(Protocol):
     """The two questions; every implementation answers both, and only ever reads."""
@@ -107,20 +136,8 @@ class Detector(Protocol):
         """``lexical``, ``semantic``, ``judge``: for notes and reports."""
         ...
 
-    def bearing(
-        self,
-        entries: Sequence[Contradiction],
-        *,
-        question: str,
-        passages: Sequence[Passage],
-        store: KnowledgeStore,
-        threshold: float,
-    ) -> Bearing:
-        """Which open ``entries`` bear on the answer to ``question`` that rests on ``passages``.
-
-        ``threshold`` is ``PolicySet.topic_relevance``: the share of an entry's topic words
-        a question must hold for the topic alone to make it bear.
-        """
+    def bearing(self, request: BearingQuestion) -> Bearing:
+        """Which of ``request.entries`` bear on the answer to its question that rests on its passages."""
         ...
 
     def disagreements(

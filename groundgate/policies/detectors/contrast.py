@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from groundgate.knowledge.text import stem
 from groundgate.policies.detectors.base import Kind
-from groundgate.policies.invariants import asks_for_verdict
 from groundgate.policies.stated import NAME
+from groundgate.policies.wording import asks_for_verdict
 
 __all__ = ["asked_kind", "contrast", "is_negative", "names", "overlaps", "periods"]
 
@@ -45,6 +46,46 @@ def is_negative(clause: str, question: str = "") -> bool:
     """
     asked = set(_words(question))
     return bool(_CONTRACTED.search(clause)) or any(w in _NEGATORS and w not in asked for w in _words(clause))
+
+
+NEGATION_REACH = 3
+"""Words either side of a negating word within which a word of the question must stand."""
+_LEAD_NO = re.compile(r"^\W*no\b\W", re.I)
+
+
+def denies_asked(clause: str, question: str) -> bool:
+    """Whether the clause denies what the question asks about, not something beside it.
+
+    A negating word counts when a word of the question (beyond the names it gives) stands
+    within ``NEGATION_REACH`` words of it ("no dog may be taken" for "Are dogs allowed
+    ...?"; not "food may not be eaten" for "Does the library have a reading room?"), or
+    when the clause opens with a bare "No." answering it. Without a question (at ingest),
+    any negating word counts.
+    """
+    if not is_negative(clause, question):
+        return False
+    if not question or _LEAD_NO.match(clause):
+        return True
+    named = {w.lower() for m in NAME.finditer(question) if m.start() > 0 for w in _words(m.group(0))}
+    asked = {_root(w) for w in _words(question) if w not in named and len(w) > 2}
+    asked -= {_root(w) for w in _NEGATORS}
+    words = _WORD.findall(clause.lower())
+    for index, word in enumerate(words):
+        if word in _NEGATORS or _CONTRACTED.fullmatch(word):
+            near = words[max(0, index - NEGATION_REACH) : index + NEGATION_REACH + 1]
+            if any(_alike(_root(w), a) for w in near for a in asked):
+                return True
+    return False
+
+
+def _root(word: str) -> str:
+    return stem(word)
+
+
+def _alike(left: str, right: str) -> bool:
+    """One root is the other, or begins it ("eat", "eaten")."""
+    short, long = sorted((left, right), key=len)
+    return len(short) >= 3 and long.startswith(short)
 
 
 def _prefix_opposed(left: str, right: str) -> bool:
@@ -215,7 +256,7 @@ def asked_kind(question: str) -> Kind | None:
 def contrast(kind: Kind, left: str, right: str, question: str) -> bool:
     """Whether two clauses about the same point give different answers of ``kind``."""
     if kind == "polarity":
-        return is_negative(left, question) != is_negative(right, question) or _prefix_opposed(left, right)
+        return denies_asked(left, question) != denies_asked(right, question) or _prefix_opposed(left, right)
     if kind == "entity":
         if periods(left) or periods(right):
             return False  # a role held at a time ("since 2019", "from 2011 to 2019") is history

@@ -9,8 +9,11 @@ a position shows the sentence of its passage nearest the model's answer, never t
 model's words. A reply that is not that JSON, names no two sources on different sides, or
 a call that fails, finds nothing and says so in the answer's policy notes.
 
-``bearing`` asks once, for the open entries whose position sources the answer rests on
-and that the lexical rules left out, whether the answer must take a side on them. At
+``bearing`` is the lexical rules, with no call: the gate asks it on every answer
+(``invariants.applicable``), and a call there would be one more request per answer than
+the judge's recordings hold. With ``ask_register=True`` it also asks once, for the open
+entries whose position sources the answer rests on and that the lexical rules left out,
+whether the answer must take a side on them (that call needs its own recording). At
 ingest (no question) it is shown one pair of passages at a time (``SYSTEM_PAIR``) and a
 conflict counts only with the words of each that its passage holds.
 
@@ -20,10 +23,6 @@ clock). The lexical detector runs first; when it finds a disagreement no call is
 
 from __future__ import annotations
 
-import ast
-import html
-import json
-import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -31,17 +30,27 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from groundgate.knowledge.ingest.extract import sentences
-from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, coverage, stems, term_covered
+from groundgate.knowledge.text import content_terms, coverage
 from groundgate.models.call import call_model
-from groundgate.policies.detectors.base import Bearing, Detection, Finding, FindingPosition, Passage
-from groundgate.policies.detectors.contrast import overlaps as _overlaps
-from groundgate.policies.detectors.contrast import periods
+from groundgate.policies.detectors.base import (
+    Bearing,
+    BearingQuestion,
+    Detection,
+    Finding,
+    FindingPosition,
+    Passage,
+)
 from groundgate.policies.detectors.evidence import about_subject, shared_topic, statements
+from groundgate.policies.detectors.judge_reply import (
+    borne_out,
+    exclusive,
+    holds_quote,
+    nearest,
+    reply,
+    same_answer,
+)
 from groundgate.policies.detectors.lexical import LexicalDetector
-from groundgate.policies.stated import NAME
 
 __all__ = ["JUDGE_SETTINGS", "JudgeDetector", "excerpt"]
 
@@ -99,72 +108,6 @@ def excerpt(text: str, question: str | None, limit: int) -> str:
     return " ".join(found[i] for i in sorted(kept))[:limit]
 
 
-_JSON = re.compile(r"\{.*\}", re.S)
-_BARE_VALUE = re.compile(r"(\b(?:answer|quote)['\"]?\s*:\s*)(?![\s\"'{\[])([^,}]+)")
-"""``answer: Meadowgate Borough Council``: a value a small model left unquoted."""
-
-
-def _reply(text: str) -> dict[str, Any] | None:
-    """The JSON object of a reply (alone, fenced, or with words around it), or ``None``.
-
-    Small models write JSON as a script would: ``{1: {answer: 'yes'}}``, HTML-escaped
-    quotes, ``True``, a brace too many at the end. Such a reply is read as the object it
-    plainly means; anything else (a reply cut off by the token limit, prose) is ``None``.
-    """
-    match = _JSON.search(html.unescape(text or ""))
-    if not match:
-        return None
-    found = _BARE_VALUE.sub(lambda m: m.group(1) + json.dumps(m.group(2).strip()), match.group(0))
-    # "{...}}": the object, then braces that close nothing
-    candidates = [found, *(found[:-k] for k in (1, 2) if found.endswith("}" * (k + 1)))]
-    return next((value for value in map(_parsed, candidates) if value is not None), None)
-
-
-def _parsed(text: str) -> dict[str, Any] | None:
-    try:
-        value = json.loads(text)
-    except ValueError:
-        try:
-            value = ast.literal_eval(_as_python(text))
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            return None
-    return value if isinstance(value, dict) else None
-
-
-_LITERALS = {"true": "True", "false": "False", "null": "None"}
-
-
-def _as_python(text: str) -> str:
-    """A JavaScript-style object literal as a Python one: bare keys quoted, true/false/null spelt."""
-    out: list[str] = []
-    index, quote = 0, ""
-    while index < len(text):
-        char = text[index]
-        if quote:
-            out.append(char)
-            if char == "\\" and index + 1 < len(text):
-                out.append(text[index + 1])
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char in "'\"":
-            quote = char
-            out.append(char)
-        elif char.isalpha() or char == "_":
-            end = index
-            while end < len(text) and (text[end].isalnum() or text[end] == "_"):
-                end += 1
-            word = text[index:end]
-            rest = text[end:].lstrip()
-            out.append(repr(word) if rest.startswith(":") else _LITERALS.get(word, word))
-            index = end
-            continue
-        else:
-            out.append(char)
-        index += 1
-    return "".join(out)
-
-
 class JudgeDetector:
     """A chat model asked, once per answer, whether the passages the answer rests on disagree.
 
@@ -175,6 +118,8 @@ class JudgeDetector:
         max_passages: Most passages (one per source) sent.
         passage_chars: Most characters of each passage sent.
         max_entries: Most register entries asked about in one bearing call.
+        ask_register: Whether ``bearing`` calls the model about the entries the lexical rules
+            left out (off: the lexical rules alone, no request).
     """
 
     name = "judge"
@@ -188,8 +133,9 @@ class JudgeDetector:
         max_passages: int = 3,
         passage_chars: int = 600,
         max_entries: int = 3,
+        ask_register: bool = False,
     ) -> None:
-        self.model, self.model_name = model, model_name
+        self.model, self.model_name, self.ask_register = model, model_name, ask_register
         self.lexical = lexical if lexical is not None else LexicalDetector()
         self.max_passages, self.passage_chars, self.max_entries = max_passages, passage_chars, max_entries
 
@@ -200,7 +146,7 @@ class JudgeDetector:
         seconds = time.perf_counter() - started
         if result.error:
             return None, f"judge {self.model_name}: model call failed ({result.error[:160]})"
-        parsed = _reply(result.text)
+        parsed = reply(result.text)
         shown = result.text.replace("\n", " ")[:600]
         note = f"judge {self.model_name}: {result.tokens} tokens, {seconds:.1f} s, replied {shown!r}"
         return parsed, note if parsed is not None else note + " (not the JSON asked for: nothing found)"
@@ -258,9 +204,9 @@ class JudgeDetector:
         if not parsed or parsed.get("conflict") is not True:
             return Detection(lexical.findings, (*lexical.notes, note))
         said = [str(parsed.get("1") or ""), str(parsed.get("2") or "")]
-        if not all(_quoted(s, q) for s, q in zip(said, quoted, strict=True)):
+        if not all(holds_quote(s, q) for s, q in zip(said, quoted, strict=True)):
             return Detection(lexical.findings, (*lexical.notes, note + " (quotes the passages do not hold)"))
-        statements_ = [_nearest(q, s) for q, s in zip(quoted, said, strict=True)]
+        statements_ = [nearest(q, s) for q, s in zip(quoted, said, strict=True)]
         finding = Finding(
             topic=shared_topic(*statements_),
             positions=(
@@ -277,9 +223,9 @@ class JudgeDetector:
     ) -> Finding | None:
         """The passages grouped by the answer the model read in each, when two groups conflict.
 
-        An answer counts only when a passage bears it out (``_held``). Two groups conflict
+        An answer counts only when a passage bears it out (``borne_out``). Two groups conflict
         when the model says so, when their answers exclude each other whatever it said
-        (``_exclusive``), or when it did not say and they differ.
+        (``exclusive``), or when it did not say and they differ.
         """
         answers = parsed.get("answers")
         if not isinstance(answers, list):  # the asked shape: one key per passage number
@@ -287,13 +233,13 @@ class JudgeDetector:
             answers = [keyed.get(str(i), keyed.get(i)) for i in range(1, len(chosen) + 1)]
         read: dict[int, tuple[str, str]] = {}  # passage index: (answer, the passage's words for it)
         for index, answer in enumerate(answers[: len(chosen)]):
-            held = _held(answer, index, quoted, question)
+            held = borne_out(answer, index, quoted, question)
             if held is not None and held[0] not in read:
                 read[held[0]] = (held[1], held[2])
         groups: list[tuple[str, list[int]]] = []
         for index in sorted(read):
             said = read[index][0]
-            group = next((g for g in groups if _same_answer(g[0], said)), None)
+            group = next((g for g in groups if same_answer(g[0], said)), None)
             if group is None:
                 groups.append((said, [index]))
             else:
@@ -304,11 +250,11 @@ class JudgeDetector:
             sources = tuple(s for s in dict.fromkeys(chosen[i].source_id for i in members) if s not in seen)
             if sources:
                 seen.update(sources)
-                positions.append(FindingPosition(_nearest(quoted[members[0]], read[members[0]][1]), sources))
+                positions.append(FindingPosition(nearest(quoted[members[0]], read[members[0]][1]), sources))
         answered = [g[0] for g in groups]
         flag = parsed.get("conflict")
         if len(positions) < 2 or not (
-            flag is True or _exclusive(answered) or (flag is None and len(groups) > 1)
+            flag is True or exclusive(answered) or (flag is None and len(groups) > 1)
         ):
             return None
         return Finding(
@@ -318,25 +264,14 @@ class JudgeDetector:
             detector=self.name,
         )
 
-    def bearing(
-        self,
-        entries: Sequence[Contradiction],
-        *,
-        question: str,
-        passages: Sequence[Passage],
-        store: KnowledgeStore,
-        threshold: float,
-    ) -> Bearing:
-        """The lexical rules; then one call about the entries whose sources the answer rests on."""
-        found = set(
-            self.lexical.bearing(
-                entries, question=question, passages=passages, store=store, threshold=threshold
-            ).entry_ids
-        )
+    def bearing(self, request: BearingQuestion) -> Bearing:
+        """The lexical rules; with ``ask_register``, one call about entries the answer rests on."""
+        found = set(self.lexical.bearing(request).entry_ids)
+        entries, question, passages = request.entries, request.question, request.passages
         resting = [p for p in passages if p.role == "rests"]
         sources = {p.source_id for p in resting}
         asked = [e for e in entries if e.id not in found and sources & set(e.source_ids)][: self.max_entries]
-        if not asked:
+        if not asked or not self.ask_register:
             return Bearing(frozenset(found))
         letters = "ABCDEFGH"
         disputes = "\n".join(
@@ -363,118 +298,7 @@ class JudgeDetector:
         return Bearing(frozenset(found), (note,))
 
 
-def _nearest(text: str, answer: str) -> str:
-    """The sentence of ``text`` that shares most words with the model's answer."""
-    terms = content_terms(answer)
-    found = sentences(text) or [text]
-    return max(found, key=lambda s: coverage(terms, s)) if terms else found[0]
-
-
-_UNSTATED = frozenset({"not stated", "not mentioned", "unknown", "none", "n/a", "not given", "no answer"})
-_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
-
-
-def _exclusive(answers: list[str]) -> bool:
-    """Answers that cannot both be true whatever the model concluded: a yes and a no, periods apart.
-
-    The model's own answers are what it read; a conflict between "yes" and "no", or between
-    "the eighteen-nineties" and "just after the Second World War", needs no second opinion.
-    Names are left to the model: "the Kestrel Valley Trust" and "the county council" can
-    both be true (one manages the park for the other).
-    """
-    polar = [_polar(a) for a in answers]
-    if all(polar) and len(set(polar)) > 1:
-        return True
-    found = [periods(a) for a in answers]
-    return all(found) and not any(
-        _overlaps(found[i], found[j]) for i in range(len(found)) for j in range(i + 1, len(found))
-    )
-
-
-QUOTE_HELD = 0.6
-"""Share of a quote's words its passage must hold for the model's answer to count."""
-
-
-def _quoted(quote: str, passage: str) -> bool:
-    """Whether the passage holds the model's quote (most of its words; a quote may be trimmed)."""
-    terms = content_terms(quote)
-    return bool(terms) and coverage(terms, passage) >= QUOTE_HELD
-
-
-def _held(answer: Any, index: int, quoted: list[str], question: str) -> tuple[int, str, str] | None:
-    """(passage, answer, its words in the passage) when a passage holds what the model read.
-
-    The model's words are never a finding; an answer counts only when a passage bears it
-    out. A quote ``{"answer": ..., "quote": ...}`` belongs to the passage that holds it,
-    whatever number the model gave (small models miscount). Then:
-
-    - a yes or a no needs a quote that speaks of what is asked (a word of the question
-      beyond the names it gives: "dogs" for "Are dogs allowed on the Hollin Ridge trail?");
-    - a name ("Northfell Conservation Society") must be in the passage;
-    - anything else (a period, an amount, a thing) must be in the passage, and, unless it
-      is a period, its sentence must speak of what is asked ("a fortnight in the fridge"
-      is no answer to how long a cheese is matured).
-    """
-    if isinstance(answer, dict):
-        said, quote = _normal(answer.get("answer")), str(answer.get("quote") or "")
-    else:
-        said, quote = _normal(answer), ""
-    if not said or said in _UNSTATED:
-        return None
-    if quote:
-        holder = next((i for i in (index, *range(len(quoted))) if _quoted(quote, quoted[i])), None)
-    else:
-        holder = index
-    if holder is None:
-        return None
-    named = {w for m in NAME.finditer(question) if m.start() > 0 for w in content_terms(m.group(0))}
-    asked = [t for t in content_terms(question) if t not in named]
-    if _polar(said):
-        return (holder, said, quote) if quote and asked and coverage(asked, quote) > 0 else None
-    terms = content_terms(said)
-    sentence = _nearest(quoted[holder], said)
-    if not terms or 2 * sum(term_covered(t, stems(quoted[holder])) for t in terms) < len(terms):
-        return None
-    raw = str(answer.get("answer") if isinstance(answer, dict) else answer)
-    if periods(said) or raw[:1].isupper():
-        return holder, said, quote or sentence
-    about = f"{quote} {sentence}"
-    return (holder, said, quote or sentence) if asked and coverage(asked, about) > 0 else None
-
 
 def _title(passage: Passage) -> str:
     """The passage's document title, for the judge to tell what each passage is about."""
     return (passage.title.split(" › ")[0] or passage.source_id)[:80]
-
-
-def _polar(answer: str) -> str | None:
-    """``yes`` or ``no`` when the answer opens with one ("no, never", "not allowed"), else ``None``."""
-    first = answer.split()[0] if answer.split() else ""
-    if first in ("yes", "yeah", "true"):
-        return "yes"
-    if first in ("no", "not", "never", "none", "cannot", "can't", "false"):
-        return "no"
-    return None
-
-
-def _normal(answer: Any) -> str:
-    """An answer in one spelling: lower case, no punctuation or leading article."""
-    text = re.sub(r"[^\w\s&'-]", " ", str(answer if answer is not None else "")).lower()
-    return _ARTICLE.sub("", " ".join(text.split()))
-
-
-def _same_answer(left: str, right: str) -> bool:
-    """Two answers are one when they are equal, one holds the other, or they share most words.
-
-    "yes" and "yes, on a lead" are one; "yes" and "no" are two; "the Kestrel Valley Trust"
-    and "Kestrel Valley Trust" are one.
-    """
-    if left == right:
-        return True
-    a, b = _polar(left), _polar(right)
-    if a or b:
-        return a == b or not (a and b)  # a yes beside a bare phrase is not read as a conflict
-    if left in right or right in left:
-        return True
-    words_a, words_b = set(left.split()), set(right.split())
-    return len(words_a & words_b) * 2 > min(len(words_a), len(words_b))

@@ -22,9 +22,17 @@ from typing import Any
 
 from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.policies.detectors.base import Bearing, Detection, Finding, FindingPosition, Passage
+from groundgate.policies.applies import question_bears, states_point_for
+from groundgate.policies.detectors.base import (
+    Bearing,
+    BearingQuestion,
+    Detection,
+    Finding,
+    FindingPosition,
+    Passage,
+)
 from groundgate.policies.disagreement import find_disagreements
-from groundgate.policies.invariants import _question_bears, asks_for_verdict, states_point_for
+from groundgate.policies.wording import asks_for_verdict
 
 __all__ = ["LexicalDetector", "as_envelopes"]
 
@@ -54,25 +62,19 @@ class LexicalDetector:
 
     name: str = "lexical"
 
-    def bearing(
-        self,
-        entries: Sequence[Contradiction],
-        *,
-        question: str,
-        passages: Sequence[Passage],
-        store: KnowledgeStore,
-        threshold: float,
-    ) -> Bearing:
+    def bearing(self, request: BearingQuestion) -> Bearing:
         """The entries the question asks about, or whose point a yes/no question's resting passages state."""
-        evidence = [p.text for p in passages if p.role == "rests"] if asks_for_verdict(question) else []
-        return Bearing(
-            frozenset(
-                e.id
-                for e in entries
-                if _question_bears(e, question, threshold)
-                or (evidence and rests_on(store, e, question, evidence))
-            )
-        )
+        question = request.question
+        verdict = asks_for_verdict(question)
+        evidence = [p.text for p in request.passages if p.role == "rests"] if verdict else []
+        found = set()
+        for entry in request.entries:
+            names = entity_names(request.store, entry)
+            if question_bears(entry, question, request.threshold) or (
+                evidence and states_point_for(entry, question, evidence, names)
+            ):
+                found.add(entry.id)
+        return Bearing(frozenset(found))
 
     def disagreements(
         self, passages: Sequence[Passage], *, question: str | None, store: KnowledgeStore | None = None
@@ -94,12 +96,11 @@ class LexicalDetector:
 
 
 
-def rests_on(store: KnowledgeStore, entry: Contradiction, question: str, evidence: Sequence[str]) -> bool:
-    """Whether a passage of the evidence is about the question and states the entry's point."""
-    names = [
+def entity_names(store: KnowledgeStore, entry: Contradiction) -> list[str]:
+    """The names and aliases of the entry's entities, as the store holds them."""
+    return [
         name
         for entity in filter(None, (store.get_entity(i) for i in entry.entity_ids))
         for name in (entity.name, *entity.aliases)
         if name.strip()
     ]
-    return states_point_for(entry, question, evidence, names)

@@ -23,13 +23,20 @@ import numpy as np
 from groundgate.errors import ConfigError
 from groundgate.knowledge.embed import Embedder, HashingEmbedder
 from groundgate.knowledge.events import event_kinds
-from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.policies.detectors.base import Bearing, Detection, Finding, FindingPosition, Kind, Passage
+from groundgate.policies.detectors.base import (
+    Bearing,
+    BearingQuestion,
+    Detection,
+    Finding,
+    FindingPosition,
+    Kind,
+    Passage,
+)
 from groundgate.policies.detectors.contrast import asked_kind, contrast, names, periods
 from groundgate.policies.detectors.evidence import about_subject, shared_topic, statements
 from groundgate.policies.detectors.lexical import LexicalDetector
-from groundgate.policies.invariants import asks_for_verdict
+from groundgate.policies.wording import asks_for_verdict
 
 __all__ = ["Clause", "SemanticDetector", "clauses_of"]
 
@@ -140,36 +147,37 @@ class SemanticDetector:
     def _notes(self) -> tuple[str, ...]:
         return (f"MiniLM unavailable: {self.fallback}",) if self.fallback else ()
 
-    def bearing(
-        self,
-        entries: Sequence[Contradiction],
-        *,
-        question: str,
-        passages: Sequence[Passage],
-        store: KnowledgeStore,
-        threshold: float,
-    ) -> Bearing:
+    def bearing(self, request: BearingQuestion) -> Bearing:
         """The lexical rules; and for a yes/no question, entries a resting clause restates by meaning.
+
+        A resting clause restating a position (``restated``) makes the entry bear when the
+        position is near the question, or when its passage is one of the entry's own sources
+        and a clause of it answers the question (``question_fit``): the verdict then rests on
+        a disputed passage, whatever words the question uses.
 
         As with the lexical rules, a verdict depends on every rule it rests on, while a
         question asking for a fact is answered from the same passage without taking a side.
         """
-        found = set(
-            self.lexical.bearing(
-                entries, question=question, passages=passages, store=store, threshold=threshold
-            ).entry_ids
-        )
+        found = set(self.lexical.bearing(request).entry_ids)
+        entries, question, passages = request.entries, request.question, request.passages
         if not asks_for_verdict(question):
             return Bearing(frozenset(found), self._notes())
-        resting = [c for p in passages if p.role == "rests" for c in clauses_of(p)]
+        resting = [(n, c) for n, p in enumerate(passages) if p.role == "rests" for c in clauses_of(p)]
         rest = [e for e in entries if e.id not in found and e.positions]
         if resting and rest:
-            clause_vectors = self._vectors([c.read_as for c in resting])
+            clause_vectors = self._vectors([c.read_as for _, c in resting])
             asked = self._vectors([question])[0]
+            answering = {n for (n, _), fit in zip(resting, clause_vectors @ asked, strict=True)
+                         if fit >= self.question_fit}
             for entry in rest:
                 positions = self._vectors([p.statement for p in entry.positions])
+                nearest = (clause_vectors @ positions.T).max(axis=1)
+                restating = [r for r, near in zip(resting, nearest, strict=True) if near >= self.restated]
                 near_question = float(np.max(positions @ asked)) >= self.question_fit
-                if near_question and float(np.max(clause_vectors @ positions.T)) >= self.restated:
+                # a passage of the entry's own sources states its point and answers the question:
+                # the verdict rests on a disputed passage, whatever words the question uses
+                disputed = {n for n, c in restating if c.source_id in entry.source_ids}
+                if (near_question and restating) or disputed & answering:
                     found.add(entry.id)
         return Bearing(frozenset(found), self._notes())
 
@@ -221,7 +229,12 @@ class SemanticDetector:
             i for i in best.values() if i != anchor and float(vectors[i] @ vectors[anchor]) >= self.agreement
         ]
         slots = {i: self._slot(units[i].sentence, kind, question) for i in [anchor, *aligned]}
-        aligned = [i for i in aligned if _same_event(units[anchor].sentence, units[i].sentence)]
+        aligned = [
+            i
+            for i in aligned
+            if _same_event(units[anchor].sentence, units[i].sentence)
+            and not _other_referent(units[anchor].sentence, units[i].sentence)
+        ]
         sides: list[list[int]] = [[anchor]]
         for index in aligned:
             for side in sides:
@@ -310,3 +323,16 @@ def _same_event(left: str, right: str) -> bool:
     """Two sentences that each name a kind of event name one in common ("founded", "set up")."""
     a, b = event_kinds(left), event_kinds(right)
     return not a or not b or bool(a & b)
+
+
+_SUBJECT_PRONOUN = re.compile(r"^(?:\W*\w+){0,4}?\W*\b(he|she|his|her|it|its)\b", re.I)
+_PERSON = frozenset({"he", "she", "his", "her"})
+
+
+def _other_referent(left: str, right: str) -> bool:
+    """Two sentences whose subjects are a person and a thing ("In 2014 he moved ...", "It is home to ...")."""
+    found = [_SUBJECT_PRONOUN.match(s) for s in (left, right)]
+    if not all(found):
+        return False
+    kinds = {m.group(1).lower() in _PERSON for m in found if m}
+    return len(kinds) > 1

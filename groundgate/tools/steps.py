@@ -1,0 +1,155 @@
+"""The trace's two kinds of step: a tool call and a model call, one builder each.
+
+Both lanes build their tool steps with ``ToolStep.of`` and every model call's step comes
+from ``ModelStep`` (through ``models.call.call_model``). State keeps steps as plain data
+(``to_json()``: the shape the trace and run files have always had); nodes read them back
+through ``read_steps``, never by string keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from groundgate.tools.envelope import Envelope
+
+__all__ = ["Capped", "Hit", "ModelStep", "Step", "ToolStep", "read_steps"]
+
+
+class _Step(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    _omitted_when_none: ClassVar[frozenset[str]] = frozenset()
+    """Fields left out of the plain form when unset, as the trace has always shown them."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as state, the trace and run files hold it (plain data, keys in trace order)."""
+        empty = {name for name in self._omitted_when_none if getattr(self, name) is None}
+        return self.model_dump(exclude=empty)
+
+
+class Hit(BaseModel):
+    """One result of a tool call as the trace shows it: its id and score."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    score: float
+
+
+class Capped(BaseModel):
+    """A round that asked for more calls than a round may run."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    asked: int
+    """Calls the model asked for."""
+    ran: int
+    """Calls that ran (``Bounds.max_calls_per_round``)."""
+
+
+class ToolStep(_Step):
+    """One tool call: what was asked, what came back (ids, scores, sources), flags and cost."""
+
+    _omitted_when_none = frozenset({"capped", "lane"})
+
+    kind: Literal["tool"] = "tool"
+    round: int
+    """The run's tool round, from 1."""
+    call_id: str
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    digest: str
+    """``Envelope.digest()``: a fingerprint of what the tool returned."""
+    results: int
+    """How many results came back."""
+    hits: tuple[Hit, ...] = ()
+    source_ids: tuple[str, ...] = ()
+    insufficient: bool = False
+    error: str | None = None
+    tokens: int
+    """Tokens of what the model is (or would be) shown: ``for_model()`` at four characters a token."""
+    ms: float
+    capped: Capped | None = None
+    """Set on a round's first step when the round's calls were cut to the bound."""
+    lane: str | None = None
+    """``pipeline`` or ``agent``, in a router's merged trace."""
+
+    @classmethod
+    def of(cls, envelope: Envelope, round_no: int, *, shown: str | None = None) -> ToolStep:
+        """The step of one call, from its envelope (both lanes build theirs here).
+
+        ``shown`` is ``envelope.for_model()`` when the caller has it already (it is not cheap).
+        """
+        return cls(
+            round=round_no,
+            call_id=envelope.call_id,
+            tool=envelope.tool,
+            args=envelope.args,
+            digest=envelope.digest(),
+            results=len(envelope.results),
+            hits=tuple(Hit(id=r.id, score=round(r.score, 4)) for r in envelope.results),
+            source_ids=envelope.source_ids,
+            insufficient=envelope.insufficient,
+            error=envelope.error,
+            tokens=len(envelope.for_model() if shown is None else shown) // 4,
+            ms=envelope.ms,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The plain form, with ``hits`` and ``source_ids`` as lists (as the trace has them)."""
+        data = super().to_json()
+        data["source_ids"] = list(self.source_ids)
+        data["hits"] = [dict(h) for h in data["hits"]]
+        return data
+
+
+class ModelStep(_Step):
+    """One model call: its purpose, the tool calls it asked for, tokens, time and any error."""
+
+    _omitted_when_none = frozenset({
+        "tool_choice_rejected", "calls_from_text", "error", "fallback", "discarded_text_chars", "lane",
+    })
+
+    kind: Literal["model"] = "model"
+    round: int
+    """The tool round it planned from (``-1`` for the revision pass)."""
+    model: str
+    purpose: str
+    """``plan``, ``answer`` or ``revision``."""
+    tool_calls: tuple[str, ...] = ()
+    """The names of the tools it called."""
+    tool_choice_rejected: tuple[str, ...] | None = None
+    """Errors of the forced tool choices the provider refused, in order."""
+    calls_from_text: bool | None = None
+    """Set when the tool calls were read from the reply's text."""
+    tokens: int = 0
+    error: str | None = None
+    ms: float = 0.0
+    fallback: str | None = None
+    """``first_round`` when the fixed first round ran instead of the model's reply."""
+    discarded_text_chars: int | None = None
+    """Characters of the reply's text that the fixed first round replaced."""
+    lane: str | None = None
+    """``pipeline`` or ``agent``, in a router's merged trace."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The plain form, with the sequences as lists (as the trace has them)."""
+        data = super().to_json()
+        data["tool_calls"] = list(self.tool_calls)
+        if self.tool_choice_rejected is not None:
+            data["tool_choice_rejected"] = list(self.tool_choice_rejected)
+        return data
+
+
+Step = Annotated[ToolStep | ModelStep, Field(discriminator="kind")]
+"""A step of the trace: a tool call or a model call."""
+
+_STEPS: TypeAdapter[list[ToolStep | ModelStep]] = TypeAdapter(list[Step])
+
+
+def read_steps(steps: Iterable[Mapping[str, Any] | ToolStep | ModelStep]) -> list[ToolStep | ModelStep]:
+    """Steps from state or a trace (plain data) as their models."""
+    return _STEPS.validate_python([s.to_json() if isinstance(s, _Step) else s for s in steps])
