@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import date, datetime
@@ -94,13 +95,15 @@ def _similar_pairs(subjects: list[tuple[str, ...]]) -> Iterator[tuple[int, int]]
     """
     frequency: Counter[str] = Counter(word for subject in subjects for word in subject)
     prefix_size = MAX_DIFFERENT_WORDS + 1
-    postings: dict[str, list[int]] = defaultdict(list)
-    prefixes: list[list[str]] = []
+    # Tuples and arrays of machine integers: a corpus of a million chunks has about as many
+    # subjects, and lists of Python ints for them cost a gigabyte more than these.
+    postings: dict[str, array[int]] = defaultdict(lambda: array("q"))
+    prefixes: list[tuple[str, ...]] = []
     for index, subject in enumerate(subjects):
         if len(subject) < MIN_SHARED_WORDS:
-            prefixes.append([])
+            prefixes.append(())
             continue
-        prefix = sorted(subject, key=lambda w: (frequency[w], w))[:prefix_size]
+        prefix = tuple(sorted(subject, key=lambda w: (frequency[w], w))[:prefix_size])
         prefixes.append(prefix)
         for word in prefix:
             postings[word].append(index)
@@ -125,9 +128,9 @@ def _candidate_pairs(
     statements whose documents are not about disjoint things (see ``subjects`` of
     :func:`detect_contradictions`).
     """
-    groups: dict[tuple[tuple[str, ...], frozenset[str]], list[int]] = {}
+    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[int]] = {}
     for index, statement in enumerate(group):
-        values = frozenset(normal_value(unit, v) for v in statement.values)
+        values = tuple(sorted({normal_value(unit, v) for v in statement.values}))
         groups.setdefault((statement.subject, values), []).append(index)
     keys = list(groups)
     pairs: list[tuple[int, int]] = []
