@@ -100,8 +100,12 @@ def ingest_to_path(
     embedder: Embedder | None = None,
     progress: Progress | None = None,
     now: datetime | None = None,
+    batch_documents: int | None = None,
 ) -> IngestReport:
     """Ingest ``folder`` into the SQLite store at ``path``; if that fails, ``path`` is as it was.
+
+    ``batch_documents``: documents held in memory at once while they are written (see
+    ``ingest``); the store written does not depend on it.
 
     A store that exists is written in one transaction, rolled back on any error. A new
     one (or an existing file with no tables) is built in a temporary file next to
@@ -117,7 +121,10 @@ def ingest_to_path(
         store = SQLiteStore.from_path(target)
         try:
             store.setup()
-            return ingest(store, folder, embedder=embedder, progress=progress, now=now)
+            return ingest(
+                store, folder, embedder=embedder, progress=progress, now=now,
+                batch_documents=batch_documents,
+            )
         finally:
             store.close()
     missing = [p for p in (target.parent, *target.parent.parents) if not p.exists()]
@@ -129,7 +136,10 @@ def ingest_to_path(
         store = SQLiteStore.from_path(tmp)
         try:
             store.setup()
-            report = ingest(store, folder, embedder=embedder, progress=progress, now=now)
+            report = ingest(
+                store, folder, embedder=embedder, progress=progress, now=now,
+                batch_documents=batch_documents,
+            )
         finally:
             store.close()
         os.replace(tmp, target)

@@ -80,7 +80,7 @@ def _parties(
             if kept and not CODE.match(" ".join(kept).lower()):
                 names.add(" ".join(words).lower().rstrip("."))
         if names:
-            out.append(ValueStatement(doc_id, sentence, "party", tuple(sorted(names)), frozenset(), validity))
+            out.append(ValueStatement(doc_id, sentence, "party", tuple(sorted(names)), (), validity))
     return out
 
 
@@ -110,7 +110,7 @@ def count_statements(doc_id: str, text: str, validity: Validity) -> list[ValueSt
             values.add(str(int(number)) if number.is_integer() else str(number))
         if values:
             found = tuple(sorted(values))
-            out.append(ValueStatement(doc_id, sentence, "count", found, frozenset(), validity))
+            out.append(ValueStatement(doc_id, sentence, "count", found, (), validity))
     return out
 
 
@@ -135,7 +135,7 @@ def _lengths(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]
             values.add(f"{normal_value('length', match.group(1).replace(',', ''))} {unit}")
         if values:
             found = tuple(sorted(values))
-            out.append(ValueStatement(doc_id, sentence, "length", found, frozenset(), validity))
+            out.append(ValueStatement(doc_id, sentence, "length", found, (), validity))
     return out
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
+from array import array
 
 import numpy as np
 
@@ -94,17 +95,17 @@ class TableBm25:
             f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{fts}_instances "
             f"USING fts5vocab(main, {fts}, instance)"
         )
-        rows = conn.execute(f"SELECT id, sz FROM {fts}_docsize").fetchall()
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        sizes = np.fromiter(
-            (sum(sz) if max(sz, default=0) < 0x80 else sum(_varints(sz)) for _, sz in rows),
-            dtype=np.int64,
-            count=len(rows),
-        )
-        self._rows = len(rows)
-        self._avgdl = float(int(sizes.sum())) / float(self._rows) if rows else 0.0
+        # Read as it comes, not fetched whole: a million rows are 150 MB as Python tuples.
+        found, lengths = array("q"), array("q")
+        for row_id, sz in conn.execute(f"SELECT id, sz FROM {fts}_docsize"):
+            found.append(row_id)
+            lengths.append(sum(sz) if max(sz, default=0) < 0x80 else sum(_varints(sz)))
+        ids = np.frombuffer(found, dtype=np.int64) if found else np.zeros(0, dtype=np.int64)
+        sizes = np.frombuffer(lengths, dtype=np.int64) if lengths else np.zeros(0, dtype=np.int64)
+        self._rows = len(found)
+        self._avgdl = float(int(sizes.sum())) / float(self._rows) if found else 0.0
         # NaN for a row without a size, so that a score from it is NaN, never a number.
-        self._sizes = np.full(int(ids.max()) + 1 if rows else 0, np.nan)
+        self._sizes = np.full(int(ids.max()) + 1 if found else 0, np.nan)
         self._sizes[ids] = sizes
 
     def parts(self, token: str) -> tuple[np.ndarray, np.ndarray]:

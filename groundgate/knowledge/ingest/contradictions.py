@@ -17,8 +17,9 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
+from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import date, datetime
 
 from groundgate.knowledge.ingest.extract import ValueStatement
@@ -74,14 +75,15 @@ def _title_key(title: str) -> str:
     return " ".join(title.lower().split())
 
 
-def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+def _similar(left: tuple[str, ...], right: tuple[str, ...]) -> bool:
+    a, b = frozenset(left), frozenset(right)
     shared = a & b
     if len(shared) < MIN_SHARED_WORDS:
         return False
     return len(a ^ b) <= MAX_DIFFERENT_WORDS and len(shared) / len(a | b) >= MIN_JACCARD
 
 
-def _similar_pairs(subjects: list[frozenset[str]]) -> Iterator[tuple[int, int]]:
+def _similar_pairs(subjects: list[tuple[str, ...]]) -> Iterator[tuple[int, int]]:
     """Index pairs ``i < j`` that can pass :func:`_similar`, and a few that cannot.
 
     Prefix filtering, so that the detector is not quadratic in the number of statements:
@@ -93,13 +95,15 @@ def _similar_pairs(subjects: list[frozenset[str]]) -> Iterator[tuple[int, int]]:
     """
     frequency: Counter[str] = Counter(word for subject in subjects for word in subject)
     prefix_size = MAX_DIFFERENT_WORDS + 1
-    postings: dict[str, list[int]] = defaultdict(list)
-    prefixes: list[list[str]] = []
+    # Tuples and arrays of machine integers: a corpus of a million chunks has about as many
+    # subjects, and lists of Python ints for them cost a gigabyte more than these.
+    postings: dict[str, array[int]] = defaultdict(lambda: array("q"))
+    prefixes: list[tuple[str, ...]] = []
     for index, subject in enumerate(subjects):
         if len(subject) < MIN_SHARED_WORDS:
-            prefixes.append([])
+            prefixes.append(())
             continue
-        prefix = sorted(subject, key=lambda w: (frequency[w], w))[:prefix_size]
+        prefix = tuple(sorted(subject, key=lambda w: (frequency[w], w))[:prefix_size])
         prefixes.append(prefix)
         for word in prefix:
             postings[word].append(index)
@@ -114,7 +118,7 @@ def _similar_pairs(subjects: list[frozenset[str]]) -> Iterator[tuple[int, int]]:
 
 
 def _candidate_pairs(
-    unit: str, group: list[ValueStatement], about: dict[str, frozenset[str]]
+    unit: str, group: list[ValueStatement], about: Mapping[str, frozenset[str]]
 ) -> list[tuple[int, int]]:
     """Pairs ``i < j`` of ``group``, in nested-loop order, that may conflict.
 
@@ -124,9 +128,9 @@ def _candidate_pairs(
     statements whose documents are not about disjoint things (see ``subjects`` of
     :func:`detect_contradictions`).
     """
-    groups: dict[tuple[frozenset[str], frozenset[str]], list[int]] = {}
+    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[int]] = {}
     for index, statement in enumerate(group):
-        values = frozenset(normal_value(unit, v) for v in statement.values)
+        values = tuple(sorted({normal_value(unit, v) for v in statement.values}))
         groups.setdefault((statement.subject, values), []).append(index)
     keys = list(groups)
     pairs: list[tuple[int, int]] = []
@@ -161,10 +165,10 @@ def detect_contradictions(
     *,
     related: set[frozenset[str]],
     covered: set[frozenset[str]],
-    entity_ids: dict[str, tuple[str, ...]],
+    entity_ids: Mapping[str, tuple[str, ...]],
     today: date,
-    subjects: dict[str, frozenset[str]] | None = None,
-    titles: dict[str, str] | None = None,
+    subjects: Mapping[str, frozenset[str]] | None = None,
+    titles: Mapping[str, str] | None = None,
 ) -> list[Contradiction]:
     """Open entries for conflicting value statements.
 
@@ -210,7 +214,7 @@ def detect_contradictions(
             ):
                 continue  # each is about its own article's subject
             entry = detected_entry(
-                readable_topic(left.sentence, left.subject & right.subject),
+                readable_topic(left.sentence, set(left.subject) & set(right.subject)),
                 [(left.sentence, (left.doc_id,)), (right.sentence, (right.doc_id,))],
                 entity_ids=entity_ids, today=today,
             )
@@ -219,7 +223,7 @@ def detect_contradictions(
 
 
 def detected_entry(
-    topic: str, positions: list[tuple[str, tuple[str, ...]]], *, entity_ids: dict[str, tuple[str, ...]],
+    topic: str, positions: list[tuple[str, tuple[str, ...]]], *, entity_ids: Mapping[str, tuple[str, ...]],
     today: date,
 ) -> Contradiction:
     """A register entry for a disagreement a detector found: ``detected``, ``open``, no owner.

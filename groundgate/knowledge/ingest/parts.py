@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,14 @@ PART_DOCUMENTS = 1_000
 
 @dataclass(slots=True)
 class DocumentRecord:
-    """What pass 1 keeps of a document: enough to check, date, name and describe it."""
+    """What pass 1 keeps of a document: enough to check, date, name and describe it.
 
-    path: Path
+    One is held for every document until the ingest ends, so it is kept small: the path
+    as a string, and owners, entity ids and dates shared between records (``plan.py``).
+    """
+
+    where: str
+    """The file's path (``path`` as a string: a ``Path`` object costs 400 bytes)."""
     shared_name: bool
     text_hash: int
     """``hash()`` of the file's text, to tell that pass 2 reads what pass 1 read."""
@@ -55,6 +61,11 @@ class DocumentRecord:
     effective_from: date | None
     effective_to: date | None
     """As read, or where a successor begins."""
+
+    @property
+    def path(self) -> Path:
+        """The file."""
+        return Path(self.where)
 
     @property
     def validity(self) -> Validity:
@@ -75,6 +86,7 @@ class IngestPlan:
     declared_entities: list[Entity]
     extracted_entities: list[Entity]
     declared_edges: dict[str, Relationship]
+    """Emptied by ``parts``, which writes them with the first part."""
     term_targets: dict[str, list[str]]
     """Document id to the entities its defined terms resolved to, in order."""
     names: dict[str, str]
@@ -95,23 +107,36 @@ class IngestPlan:
         return len(self.declared_entities) + len(self.documents) + len(self.extracted_entities)
 
     def parts(
-        self, embedder: Embedder | None = None, progress: Progress | None = None
+        self,
+        embedder: Embedder | None = None,
+        progress: Progress | None = None,
+        batch_documents: int | None = None,
     ) -> Iterator[IngestBatch]:
-        """Pass 2: batches of ``PART_DOCUMENTS`` documents with their chunks, then the rest.
+        """Pass 2: batches of ``batch_documents`` documents with their chunks, then the rest.
+
+        The rest (the entities, the register, the resolution log) comes in batches of at
+        most ``batch_documents`` entities too, the register and the log with the last.
+        ``None``: ``PART_DOCUMENTS``.
 
         Raises:
             CorpusError: A document cannot be read again, or changed since pass 1.
         """
+        size = PART_DOCUMENTS if batch_documents is None else batch_documents
         mentions = MentionIndex(self.names)
         ids = list(self.documents)
         edges = list(self.declared_edges.values())
+        # Written with the first part and then let go; only their ids are needed after.
+        declared = set(self.declared_edges)
+        self.declared_edges.clear()
         read: list[tuple[Chunk, str, Validity]] = []  # what a detector reads, when one is given
-        for start in range(0, len(ids), PART_DOCUMENTS):
-            docs = [self._read_again(doc_id) for doc_id in ids[start : start + PART_DOCUMENTS]]
+        for start in range(0, len(ids), size):
+            docs = [self._read_again(doc_id) for doc_id in ids[start : start + size]]
             done = start + len(docs)
             if progress:
                 progress("chunk", done, len(ids))
-            part = self._part(docs, edges + self._edges(docs, mentions), embedder, progress, done)
+            part = self._part(
+                docs, edges + self._edges(docs, mentions, declared), embedder, progress, done
+            )
             if self.detector is not None:
                 read.extend((c, self.documents[c.doc_id].title, self.documents[c.doc_id].validity)
                             for c in part.chunks)
@@ -121,8 +146,17 @@ class IngestPlan:
             self.relationships += len(edges)
         if self.detector is not None:
             self.contradictions_detected += self._detected(read)
+        entities = chain(self.declared_entities, self._document_entities(), self.extracted_entities)
+        # One document entity per document: made a batch at a time, never all at once.
+        group = list(islice(entities, size))
+        while True:
+            after = list(islice(entities, size))
+            if not after:
+                break
+            yield IngestBatch(entities=group)
+            group = after
         yield IngestBatch(
-            entities=[*self.declared_entities, *self._document_entities(), *self.extracted_entities],
+            entities=group,
             relationships=edges,
             contradictions=[*self.contradictions_declared, *self.contradictions_detected],
             resolution_log=self.resolution_log,
@@ -153,7 +187,9 @@ class IngestPlan:
             doc = doc.model_copy(update={"effective_to": record.effective_to})
         return doc
 
-    def _edges(self, docs: list[Document], mentions: MentionIndex) -> list[Relationship]:
+    def _edges(
+        self, docs: list[Document], mentions: MentionIndex, declared: set[str]
+    ) -> list[Relationship]:
         """The edges ``docs`` imply: supersession and aboutness, then mentions.
 
         Each edge's id starts with its document's id, so only a declared edge or one of the
@@ -163,7 +199,7 @@ class IngestPlan:
 
         def add(source: str, kind: str, target: str, origin: str = "document") -> None:
             edge_id = f"{source}|{kind}|{target}|"
-            if edge_id in edges or edge_id in self.declared_edges or source == target:
+            if edge_id in edges or edge_id in declared or source == target:
                 return
             edges[edge_id] = Relationship(
                 id=edge_id, source=source, type=kind, target=target, recorded_at=self.now,
@@ -178,7 +214,7 @@ class IngestPlan:
         for doc in docs:
             for target in sorted(mentions.find(doc.body, doc.id)):
                 about = f"{doc.id}|about|{target}|"
-                if about not in edges and about not in self.declared_edges:
+                if about not in edges and about not in declared:
                     add(doc.id, "mentions", target, origin="extracted")
             for target in self.term_targets.get(doc.id, ()):
                 add(doc.id, "mentions", target, origin="extracted")

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from groundgate.errors import ConfigError
 from groundgate.knowledge.embed import Embedder
 from groundgate.knowledge.ingest.parts import IngestPlan, Progress
 from groundgate.knowledge.ingest.plan import plan_ingest
@@ -69,6 +70,7 @@ def ingest(
     embedder: Embedder | None = None,
     progress: Progress | None = None,
     detector: Any = None,
+    batch_documents: int | None = None,
 ) -> IngestReport:
     """Ingest a corpus folder into ``store`` in one transaction.
 
@@ -79,14 +81,21 @@ def ingest(
     also reads the chunks for disagreements and files them as detected, open entries;
     without one, the lexical reading of value statements does (as it always does).
 
+    ``batch_documents`` (default ``PART_DOCUMENTS``, 1,000) is how many documents, with
+    their chunks, vectors and edges, are in memory at once while a store that streams
+    (the SQLite one) writes them; what the store holds afterwards does not depend on it.
+
     Raises:
         CorpusError: A file is malformed; nothing of this ingest was written.
+        ConfigError: ``batch_documents`` is below 1.
     """
+    if batch_documents is not None and batch_documents < 1:
+        raise ConfigError(f"batch_documents must be 1 or more, not {batch_documents}")
     moment = now or datetime.now(UTC).replace(microsecond=0)
     with _cyclic_gc_paused():
         plan = plan_ingest(store, Path(root), now=moment, progress=progress)
         plan.detector = detector
-        parts = plan.parts(embedder=embedder, progress=progress)
+        parts = plan.parts(embedder=embedder, progress=progress, batch_documents=batch_documents)
         if isinstance(store, StreamingWriter):
             written = store.apply_parts(parts, now=moment)
         else:

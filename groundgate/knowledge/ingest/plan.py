@@ -21,10 +21,11 @@ those of one batch built at once; for a larger one, edges are written group by g
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
 from groundgate.errors import CorpusError
 from groundgate.knowledge.ingest.contradictions import detect_contradictions
@@ -38,12 +39,15 @@ from groundgate.knowledge.ingest.extract import (
 )
 from groundgate.knowledge.ingest.files import read_text, walk_corpus
 from groundgate.knowledge.ingest.parts import DocumentRecord, IngestPlan, Progress
-from groundgate.knowledge.ingest.reader import line_of_key, parse_document, read_knowledge
+from groundgate.knowledge.ingest.reader import Located, line_of_key, parse_document, read_knowledge
 from groundgate.knowledge.model import Contradiction, Entity, Relationship, ResolutionDecision
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.resolution import CandidateIndex, match_against
 
 __all__ = ["plan_ingest"]
+
+T = TypeVar("T")
+V = TypeVar("V")
 
 
 def plan_ingest(
@@ -66,7 +70,7 @@ def plan_ingest(
     entity_lines: dict[str, tuple[Path, int]] = {}
     id_lines: dict[str, int] = {}
     for path, parsed in sections.items():
-        for item in parsed.get("entities", []):
+        for item in _taken(parsed, "entities"):
             entity = read_entity(item, path)
             if entity.id in entities:
                 first = entity_lines[entity.id]
@@ -90,6 +94,8 @@ def plan_ingest(
         documents[doc_id] = record
         if progress:
             progress("read", index, len(files.documents))
+    files_read, skipped = len(files.documents) + len(files.knowledge), tuple(files.skipped)
+    del files  # a Path per file; the records keep their paths as strings
     for eid, (path, _) in entity_lines.items():
         if eid in documents:
             raise CorpusError(path, id_lines[eid], f"duplicate id {eid!r} (also in {documents[eid].path}:1)")
@@ -125,7 +131,7 @@ def plan_ingest(
 
     edges: dict[str, Relationship] = {}
     for path, parsed in sections.items():
-        for item in parsed.get("relationships", []):
+        for item in _taken(parsed, "relationships"):
             edge = read_relationship(item, path, now, known)
             if edge.id in edges:
                 raise CorpusError(path, item.line, f"duplicate relationship {edge.id!r}")
@@ -150,8 +156,8 @@ def plan_ingest(
     return IngestPlan(
         root=root,
         now=now,
-        files_read=len(files.documents) + len(files.knowledge),
-        skipped=tuple(files.skipped),
+        files_read=files_read,
+        skipped=skipped,
         documents=documents,
         declared_entities=list(entities.values()),
         extracted_entities=extracted,
@@ -176,6 +182,11 @@ class _Reading:
         self.terms: dict[str, Entity] = {}
         self.term_targets: dict[str, list[str]] = {}
         self.statements: dict[str, list[ValueStatement]] = {}
+        self._shared: dict[Any, Any] = {}
+        """Equal owners, entity ids and dates of many records as one object each."""
+
+    def _one(self, value: T) -> T:
+        return self._shared.setdefault(value, value)
 
     def read(self, path: Path, root: Path, *, shared_name: bool) -> tuple[str, DocumentRecord]:
         text = read_text(path)
@@ -192,11 +203,26 @@ class _Reading:
             self.term_targets.setdefault(doc.id, []).append(target.id)
         if doc.id not in self.statements:  # a duplicate id is refused by the caller
             self.statements[doc.id] = value_statements(doc)  # after defined_terms: same sentences
+        one = self._one
         return doc.id, DocumentRecord(
-            path=path, shared_name=shared_name, text_hash=hash(text), title=doc.title,
-            owner=doc.owner, description=doc.body[:240], entity_ids=doc.entity_ids,
-            supersedes=doc.supersedes, effective_from=doc.effective_from, effective_to=doc.effective_to,
+            where=str(path), shared_name=shared_name, text_hash=hash(text), title=doc.title,
+            owner=one(doc.owner), description=doc.body[:240],
+            entity_ids=tuple(one(e) for e in doc.entity_ids),
+            supersedes=tuple(one(d) for d in doc.supersedes),
+            effective_from=one(doc.effective_from), effective_to=one(doc.effective_to),
         )
+
+
+def _taken(parsed: dict[str, list[Located]], section: str) -> Iterator[Located]:
+    """The items of one section of a knowledge file, in order, each let go once read.
+
+    A declared entity or relationship is then held once (as a record), never twice (as
+    YAML with its line marks too): a corpus can declare hundreds of thousands.
+    """
+    items = parsed.get(section, [])
+    items.reverse()
+    while items:
+        yield items.pop()
 
 
 def _names(entities: Iterable[Entity], documents: dict[str, DocumentRecord]) -> dict[str, str]:
@@ -231,18 +257,38 @@ def _detect(
         if a != b
     }
     related = {frozenset((i, old)) for i, d in documents.items() for old in d.supersedes}
+
+    def subject(doc_id: str, d: DocumentRecord) -> frozenset[str]:
+        ids = {m.group(0) for m in IDENTIFIER.finditer(d.title) if m.group(0) != doc_id}
+        return frozenset(ids | set(d.entity_ids))
+
+    # Views over the records, not dicts of every document: the detector looks up only the
+    # documents of the statements it compares.
     return detect_contradictions(
-        [s for found in statements.values() for s in found],
-        titles={i: d.title for i, d in documents.items()},
+        (s for found in statements.values() for s in found),
+        titles=_View(documents, lambda i, d: d.title),
         related=related,
         covered=covered,
-        entity_ids={i: d.entity_ids for i, d in documents.items()},
+        entity_ids=_View(documents, lambda i, d: d.entity_ids),
         today=now.date(),
-        subjects={
-            i: frozenset(
-                {m.group(0) for m in IDENTIFIER.finditer(d.title) if m.group(0) != i}
-                | set(d.entity_ids)
-            )
-            for i, d in documents.items()
-        },
+        subjects=_View(documents, subject),
     )
+
+
+class _View(Mapping[str, V]):
+    """A read-only mapping of document id to something computed from its record when asked."""
+
+    def __init__(
+        self, documents: dict[str, DocumentRecord], make: Callable[[str, DocumentRecord], V]
+    ) -> None:
+        self._documents = documents
+        self._make = make
+
+    def __getitem__(self, doc_id: str) -> V:
+        return self._make(doc_id, self._documents[doc_id])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._documents)
+
+    def __len__(self) -> int:
+        return len(self._documents)
