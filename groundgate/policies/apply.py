@@ -10,7 +10,7 @@ claim withheld (it fails closed). Both verdicts are in ``answer.extras["invarian
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from groundgate.answer.model import Answer, Citation, Claim, ContestedPoint
@@ -27,6 +27,7 @@ from groundgate.policies.invariants import InvariantVerdict, Violation, check
 from groundgate.policies.policyset import PolicySet
 from groundgate.policies.supersession import successors, superseded_note
 from groundgate.policies.trace import Register, RunTrace
+from groundgate.tools.envelope import Envelope, read_envelopes
 
 __all__ = ["UNSUPPORTED_DRAFT", "apply_policies"]
 
@@ -93,7 +94,7 @@ def _presentation(point: ContestedPoint) -> str:
 class _Sources:
     """Titles, kinds and successors of cited sources, looked up once (a courtesy: never fatal)."""
 
-    def __init__(self, store: KnowledgeStore, envelopes: list[dict[str, Any]]) -> None:
+    def __init__(self, store: KnowledgeStore, envelopes: Sequence[Envelope]) -> None:
         self._store = store
         self._titles = evidence_from(envelopes).titles
         self._docs: dict[str, Document | None] = {}
@@ -233,7 +234,7 @@ def _act(
 
 
 def _detected(
-    register: Register, question: str, claims: Sequence[Claim], envelopes: list[dict[str, Any]],
+    register: Register, question: str, claims: Sequence[Claim], envelopes: Sequence[Envelope],
     store: KnowledgeStore, policies: PolicySet, notes: list[str],
 ) -> frozenset[str]:
     """The open entries the detector says bear on the answer, from the passages it rests on (G1).
@@ -258,23 +259,24 @@ def apply_policies(
     draft: Answer,
     *,
     question: str,
-    envelopes: list[dict[str, Any]],
+    envelopes: Sequence[Mapping[str, Any] | Envelope],
     store: KnowledgeStore,
     policies: PolicySet,
 ) -> Answer:
     """Impose the configured policies on a grounded draft; the draft cannot opt out."""
+    read = read_envelopes(envelopes)
     notes: list[str] = []
     claims = list(draft.claims)
     contested: list[ContestedPoint] = []
     asides: list[ContestedPoint] = []
     insufficient = list(draft.insufficient)
-    sources = _Sources(store, envelopes)
+    sources = _Sources(store, read)
     register: Register | None = None
     detected: frozenset[str] = frozenset()
     try:
         register = Register.read(store)
         rests_on = _rests_on(claims, store)
-        detected = _detected(register, question, claims, envelopes, store, policies, notes)
+        detected = _detected(register, question, claims, read, store, policies, notes)
     except StoreError as exc:
         rests_on = {}
         if not policies.contradictions:
@@ -288,7 +290,7 @@ def apply_policies(
             notes.append(f"contradiction policy: {down}; every claim was withheld")
             insufficient.append(down)
     trace = RunTrace.of(
-        question, envelopes, bound_tripped=draft.bound_tripped, rests_on=rests_on, detected=detected
+        question, read, bound_tripped=draft.bound_tripped, rests_on=rests_on, detected=detected
     )
 
     def compose() -> Answer:
@@ -309,7 +311,7 @@ def apply_policies(
     applies = applicable(register, trace, said, threshold=policies.topic_relevance)
     if policies.disagreement and not (policies.contradictions and applies.question):
         points, detector_notes = detected_points(
-            policies.detector, question=question, claims=claims, envelopes=envelopes, store=store
+            policies.detector, question=question, claims=claims, envelopes=read, store=store
         )
         notes.extend(n for n in (f"detector ({policies.detector.name}): {n}" for n in detector_notes)
                      if n not in notes)

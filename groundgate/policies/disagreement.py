@@ -37,7 +37,7 @@ Two statements disagree when all of these hold:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -49,6 +49,7 @@ from groundgate.knowledge.model import Contradiction, Validity
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import STOPWORDS, content_terms, coverage, stem, stems, term_covered, tokens
 from groundgate.policies.stated import CODE, MAKING, NAME, count_statements, has_time, statements
+from groundgate.tools.envelope import Envelope
 
 __all__ = ["find_disagreements"]
 
@@ -264,7 +265,7 @@ def _topic(unit: str, values: set[str]) -> str:
 
 
 def find_disagreements(
-    question: str, envelopes: list[dict[str, Any]], store: KnowledgeStore
+    question: str, envelopes: Iterable[Mapping[str, Any] | Envelope], store: KnowledgeStore
 ) -> list[ContestedPoint]:
     """Conflicting values about the question's subject in the retrieved evidence."""
     asked_events = event_kinds(question)

@@ -12,13 +12,15 @@ here again, without a second revision.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from groundgate.answer.model import Claim, GroundingReport
+from groundgate.knowledge.model import Position
 from groundgate.knowledge.text import content_terms, coverage, key_parts
 from groundgate.policies.instructions import carries_instructions
+from groundgate.tools.envelope import Envelope, read_envelopes
 
 __all__ = ["Evidence", "GroundingVerdict", "evidence_from", "ground_claims", "own_names"]
 
@@ -49,33 +51,32 @@ class GroundingVerdict:
     report: GroundingReport
 
 
-def evidence_from(envelopes: Iterable[dict[str, Any]]) -> Evidence:
-    """Collect texts, ids and paths from envelope dicts."""
+def evidence_from(envelopes: Iterable[Mapping[str, Any] | Envelope]) -> Evidence:
+    """Collect texts, ids and paths from a run's envelopes."""
     texts: dict[str, list[str]] = {}
     aliases: dict[str, set[str]] = {}
     titles: dict[str, str] = {}
     paths: list[tuple[str, ...]] = []
-    for env in envelopes:
-        if env.get("error"):
+    for env in read_envelopes(envelopes):
+        if env.error:
             continue
-        for item in env.get("results", ()):
-            sources = tuple(item.get("source_ids") or ())
-            text = f"{item.get('title', '')}. {item.get('snippet', '')}"
+        for item in env.results:
+            sources = item.source_ids
+            text = f"{item.title}. {item.snippet}"
             for sid in sources:
                 texts.setdefault(sid, []).append(text)
                 aliases.setdefault(sid, set()).add(sid)
-                if env["tool"] in ("search_evidence", "get_source"):
-                    titles.setdefault(sid, item.get("title", "").split(" › ")[0])
-            item_id = item["id"]
-            aliases.setdefault(item_id, set()).update(sources or (item_id,))
-            if item.get("path"):
-                nodes = tuple(item["path"][0::2])
+                if env.tool in ("search_evidence", "get_source"):
+                    titles.setdefault(sid, item.title.split(" › ")[0])
+            aliases.setdefault(item.id, set()).update(sources or (item.id,))
+            if item.path:
+                nodes = item.path[0::2]
                 paths.append(nodes)
                 for node in nodes:
                     aliases.setdefault(node, set()).update(sources)
-            for position in (item.get("data") or {}).get("positions", []) or []:
-                for sid in position.get("source_ids", []):
-                    texts.setdefault(sid, []).append(position.get("statement", ""))
+            for position in map(Position.model_validate, item.data.get("positions") or []):
+                for sid in position.source_ids:
+                    texts.setdefault(sid, []).append(position.statement)
                     aliases.setdefault(sid, set()).add(sid)
     return Evidence(
         texts={k: "\n".join(v) for k, v in texts.items()},

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from groundgate.tools.envelope import Envelope, read_envelopes
+
 __all__ = ["bound_note", "failure_notes", "insufficient_notes", "lookup_note"]
 
 _LOOKED_FOR = {
@@ -32,20 +34,21 @@ _FAILED = {
 }
 
 
-def lookup_note(env: dict[str, Any]) -> str | None:
+def lookup_note(envelope: Mapping[str, Any] | Envelope) -> str | None:
     """What a failed or empty tool call means for the answer, in a person's words.
 
     ``None`` for a call whose empty result says nothing a reader needs (no recorded
     disagreement matched: that is what the gate checks anyway).
     """
-    tool = str(env.get("tool") or "")
-    args = env.get("args") or {}
-    if env.get("error"):
+    (env,) = read_envelopes([envelope])
+    tool = env.tool
+    args = env.args
+    if env.error:
         what = _FAILED.get(tool, "a lookup in the sources failed")
-        if "timed out" in str(env["error"]):
+        if "timed out" in env.error:
             what = what.replace(" failed", " timed out").replace("could not be read", "timed out")
         return f"{what}, so the answer may miss what it would have found"
-    if not env.get("insufficient") or tool == "list_contradictions":
+    if not env.insufficient or tool == "list_contradictions":
         return None
     key, template = _LOOKED_FOR.get(tool, ("", "a lookup in the sources found nothing"))
     value = args.get(key) if key else None
@@ -54,7 +57,7 @@ def lookup_note(env: dict[str, Any]) -> str | None:
     return template.format(str(value)[:80]) if key else template
 
 
-def insufficient_notes(envelopes: Iterable[dict[str, Any]]) -> list[str]:
+def insufficient_notes(envelopes: Iterable[Mapping[str, Any] | Envelope]) -> list[str]:
     """One note per insufficient or failed tool call, in call order, without repeats."""
     notes: dict[str, None] = {}
     for env in envelopes:
@@ -64,9 +67,9 @@ def insufficient_notes(envelopes: Iterable[dict[str, Any]]) -> list[str]:
     return list(notes)
 
 
-def failure_notes(envelopes: Iterable[dict[str, Any]]) -> list[str]:
+def failure_notes(envelopes: Iterable[Mapping[str, Any] | Envelope]) -> list[str]:
     """The notes of the failed tool calls alone."""
-    return insufficient_notes(e for e in envelopes if e.get("error"))
+    return insufficient_notes(e for e in read_envelopes(envelopes) if e.error)
 
 
 def bound_note(bound: Mapping[str, Any] | None) -> str | None:

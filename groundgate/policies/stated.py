@@ -9,13 +9,14 @@ sentence names (for a who-question), plain counts (how many) and lengths.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from groundgate.knowledge.ingest.contradictions import normal_value
 from groundgate.knowledge.ingest.extract import ValueStatement, sentences, statements_in
 from groundgate.knowledge.model import Validity
 from groundgate.knowledge.text import content_terms
+from groundgate.tools.envelope import Envelope, read_envelopes
 
 __all__ = ["CODE", "MAKING", "NAME", "count_statements", "has_time", "making", "statements"]
 
@@ -140,8 +141,8 @@ def _lengths(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]
 
 
 def statements(
-    envelopes: Iterable[dict[str, Any]], question: str = "", parties: bool = False, counts: bool = False,
-    lengths: bool = False,
+    envelopes: Iterable[Mapping[str, Any] | Envelope], question: str = "", parties: bool = False,
+    counts: bool = False, lengths: bool = False,
 ) -> list[tuple[ValueStatement, str, str]]:
     """Every value statement in the retrieved passages, with the passage's title and lead.
 
@@ -152,19 +153,19 @@ def statements(
     """
     seen: set[tuple[str, str]] = set()
     out: list[tuple[ValueStatement, str, str]] = []
-    for env in envelopes:
-        if env.get("error") or env["tool"] not in ("search_evidence", "get_source"):
+    for env in read_envelopes(envelopes):
+        if env.error or env.tool not in ("search_evidence", "get_source"):
             continue
-        for item in env.get("results", ()):
-            for sid in item.get("source_ids") or ():
-                key = (sid, item.get("snippet", ""))
+        for item in env.results:
+            for sid in item.source_ids:
+                key = (sid, item.snippet)
                 if key in seen:
                     continue
                 seen.add(key)
-                context = str(item.get("title") or "")
-                validity = Validity.model_validate(item.get("validity") or {})
+                context = item.title
+                validity = item.validity or Validity()
                 # an email's header lines arrive run together; each field is its own statement
-                text = _FIELD.sub("\n", item.get("snippet", ""))
+                text = _FIELD.sub("\n", item.snippet)
                 first = next(iter(sentences(text)), "")
                 found = statements_in(sid, text, validity)
                 if parties:

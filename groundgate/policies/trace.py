@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from groundgate.knowledge.model import Contradiction
+from groundgate.knowledge.model import Contradiction, Position
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.policies.honesty import bound_note, failure_notes, insufficient_notes
+from groundgate.tools.envelope import Envelope, read_envelopes
 
 __all__ = ["Register", "RunTrace", "touched_ids"]
 
@@ -40,24 +41,24 @@ class RunTrace:
 
     @classmethod
     def of(
-        cls, question: str, envelopes: Iterable[dict[str, Any]], *,
+        cls, question: str, envelopes: Iterable[Mapping[str, Any] | Envelope], *,
         bound_tripped: Mapping[str, Any] | None = None, rests_on: Mapping[str, str] | None = None,
         detected: Iterable[str] = (),
     ) -> RunTrace:
         """The trace of a run from its envelopes."""
-        envelopes = list(envelopes)
+        read = read_envelopes(envelopes)
         retrieved: set[str] = set()
-        for env in envelopes:
-            if env.get("error"):
+        for env in read:
+            if env.error:
                 continue
-            for item in env.get("results", ()):
-                retrieved.update(item.get("source_ids") or ())
-                for position in (item.get("data") or {}).get("positions", []) or []:
-                    retrieved.update(position.get("source_ids", []))
+            for item in env.results:
+                retrieved.update(item.source_ids)
+                for position in map(Position.model_validate, item.data.get("positions") or []):
+                    retrieved.update(position.source_ids)
         return cls(
-            question=question, retrieved=frozenset(retrieved), touched=frozenset(touched_ids(envelopes)),
-            insufficient=tuple(insufficient_notes(envelopes)), bound=bound_note(bound_tripped),
-            failures=tuple(failure_notes(envelopes)),
+            question=question, retrieved=frozenset(retrieved), touched=frozenset(touched_ids(read)),
+            insufficient=tuple(insufficient_notes(read)), bound=bound_note(bound_tripped),
+            failures=tuple(failure_notes(read)),
             rests_on=dict(rests_on or {}), detected=frozenset(detected),
         )
 
@@ -65,16 +66,16 @@ class RunTrace:
 _ENTITY_TOOLS = ("resolve_entity", "search_knowledge", "traverse", "timeline")
 
 
-def touched_ids(envelopes: Iterable[dict[str, Any]]) -> set[str]:
+def touched_ids(envelopes: Iterable[Mapping[str, Any] | Envelope]) -> set[str]:
     """Entity ids the run resolved, found or walked (not every passage it skimmed)."""
     ids: set[str] = set()
-    for env in envelopes:
-        if env.get("error") or env["tool"] not in _ENTITY_TOOLS:
+    for env in read_envelopes(envelopes):
+        if env.error or env.tool not in _ENTITY_TOOLS:
             continue
-        if env["tool"] in ("traverse", "timeline"):
-            ids.add(str((env.get("args") or {}).get("entity_id", "")))
-        if env["tool"] != "timeline":
-            ids.update(item["id"] for item in env.get("results", ()))
+        if env.tool in ("traverse", "timeline"):
+            ids.add(str(env.args.get("entity_id", "")))
+        if env.tool != "timeline":
+            ids.update(item.id for item in env.results)
     ids.discard("")
     return ids
 

@@ -50,8 +50,10 @@ def test_an_invented_date_or_amount_is_not_re_cited_either(bundled_store):
 
 
 def _envelope(*items):
+    """A search result as the run's state holds it (plain data)."""
     return {"tool": "search_evidence", "args": {}, "results": [
-        {"id": f"{sid}#1", "title": title, "snippet": text, "source_ids": [sid]} for sid, title, text in items
+        {"id": f"{sid}#1", "title": title, "kind": "chunk", "snippet": text, "source_ids": [sid]}
+        for sid, title, text in items
     ]}
 
 

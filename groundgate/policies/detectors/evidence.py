@@ -11,7 +11,7 @@ and the judge start from the resting ones and compare them with the rest.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from groundgate.answer.model import Claim
@@ -22,6 +22,7 @@ from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage, stem, stems, term_covered
 from groundgate.policies.detectors.base import Passage
 from groundgate.policies.stated import NAME
+from groundgate.tools.envelope import Envelope, read_envelopes
 
 __all__ = [
     "about_subject",
@@ -35,16 +36,16 @@ __all__ = [
 _PASSAGE_TOOLS = ("search_evidence", "get_source")
 
 
-def retrieved_passages(envelopes: Iterable[dict[str, Any]]) -> list[Passage]:
+def retrieved_passages(envelopes: Iterable[Mapping[str, Any] | Envelope]) -> list[Passage]:
     """Each distinct retrieved passage once, in the order the run saw them."""
     seen: set[tuple[str, str]] = set()
     out: list[Passage] = []
-    for env in envelopes:
-        if env.get("error") or env.get("tool") not in _PASSAGE_TOOLS:
+    for env in read_envelopes(envelopes):
+        if env.error or env.tool not in _PASSAGE_TOOLS:
             continue
-        for item in env.get("results", ()):
-            text = str(item.get("snippet") or "")
-            for sid in item.get("source_ids") or ():
+        for item in env.results:
+            text = item.snippet
+            for sid in item.source_ids:
                 if not text.strip() or (sid, text) in seen:
                     continue
                 seen.add((sid, text))
@@ -52,8 +53,8 @@ def retrieved_passages(envelopes: Iterable[dict[str, Any]]) -> list[Passage]:
                     Passage(
                         source_id=sid,
                         text=text,
-                        title=str(item.get("title") or ""),
-                        validity=Validity.model_validate(item.get("validity") or {}),
+                        title=item.title,
+                        validity=item.validity or Validity(),
                     )
                 )
     return out
@@ -95,7 +96,7 @@ def resting_passages(claims: Sequence[Claim], store: KnowledgeStore) -> list[Pas
 
 
 def answer_passages(
-    claims: Sequence[Claim], envelopes: Sequence[dict[str, Any]], store: KnowledgeStore
+    claims: Sequence[Claim], envelopes: Iterable[Mapping[str, Any] | Envelope], store: KnowledgeStore
 ) -> list[Passage]:
     """The passages the claims rest on, then every retrieved passage."""
     return [*resting_passages(claims, store), *retrieved_passages(envelopes)]

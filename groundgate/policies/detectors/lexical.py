@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from groundgate.knowledge.model import Contradiction
 from groundgate.knowledge.port import KnowledgeStore
@@ -33,24 +32,27 @@ from groundgate.policies.detectors.base import (
 )
 from groundgate.policies.disagreement import find_disagreements
 from groundgate.policies.wording import asks_for_verdict
+from groundgate.tools.envelope import Envelope, ResultItem
 
 __all__ = ["LexicalDetector", "as_envelopes"]
 
 
-def as_envelopes(passages: Sequence[Passage]) -> list[dict[str, Any]]:
-    """Retrieved passages in the shape of the tool results they came from."""
+def as_envelopes(passages: Sequence[Passage]) -> list[Envelope]:
+    """Retrieved passages as the tool results they came from."""
     return [
-        {
-            "tool": "search_evidence",
-            "results": [
-                {
-                    "source_ids": [p.source_id],
-                    "snippet": p.text,
-                    "title": p.title,
-                    "validity": p.validity.model_dump(mode="json"),
-                }
-            ],
-        }
+        Envelope(
+            tool="search_evidence",
+            results=(
+                ResultItem(
+                    id=p.source_id,
+                    title=p.title,
+                    kind="chunk",
+                    snippet=p.text,
+                    source_ids=(p.source_id,),
+                    validity=p.validity,
+                ),
+            ),
+        )
         for p in passages
         if p.role == "retrieved"
     ]

@@ -12,7 +12,7 @@ presentation with every position and its sources.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -22,6 +22,7 @@ from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage
 from groundgate.policies.detectors.base import Detector, Finding, Passage
 from groundgate.policies.detectors.evidence import answer_passages
+from groundgate.tools.envelope import Envelope
 
 __all__ = ["detected_points", "presentable"]
 
@@ -68,7 +69,7 @@ def detected_points(
     *,
     question: str,
     claims: Sequence[Claim],
-    envelopes: Sequence[dict[str, Any]],
+    envelopes: Iterable[Mapping[str, Any] | Envelope],
     store: KnowledgeStore,
 ) -> tuple[list[ContestedPoint], list[str]]:
     """The disagreements ``detector`` finds in the passages the answer rests on, and its notes."""
