@@ -3,31 +3,10 @@
 One protocol (``Detector``), chosen in ``PolicySet.detector``; see ``base.py``.
 """
 
-from groundgate.policies.detectors.base import (
-    Bearing,
-    BearingQuestion,
-    Detection,
-    Detector,
-    Finding,
-    FindingPosition,
-    Kind,
-    Passage,
-)
+from groundgate.policies.detectors import base
+from groundgate.policies.detectors.base import *  # noqa: F403 - the protocol's names, as base.py lists them
 from groundgate.policies.detectors.evidence import answer_passages
 from groundgate.policies.detectors.lexical import LexicalDetector
 from groundgate.policies.detectors.points import detected_points, presentable
 
-__all__ = [
-    "Bearing",
-    "BearingQuestion",
-    "Detection",
-    "Detector",
-    "Finding",
-    "FindingPosition",
-    "Kind",
-    "LexicalDetector",
-    "Passage",
-    "answer_passages",
-    "detected_points",
-    "presentable",
-]
+__all__ = [*base.__all__, "LexicalDetector", "answer_passages", "detected_points", "presentable"]
