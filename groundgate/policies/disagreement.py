@@ -124,20 +124,27 @@ def _restates(position_terms: list[str], sentence: str) -> bool:
     return bool(position_terms) and coverage(position_terms, sentence) >= POSITION_RESTATED
 
 
+_VALUE_NOUNS = (
+    "year date day month time amount sum figure number percentage percent rate age cost price total value "
+    "count".split()
+)
+"""Nouns that ask for a value ("what year", "the amount"): read by both tests below."""
+_MEASURE_NOUNS = (
+    "proportion share population length height size distance fee charge excess limit threshold duration "
+    "period".split()
+)
+"""Further nouns a which/what question asks a value by ("what share", "which threshold")."""
+_AUXILIARIES = "is was are were did does do has have had will would can could should may might".split()
+
 _THING_ASKED = re.compile(
     r"^\s*(?:(?:in|at|for|from|to|on|by|with)\s+)?(?:which|what)\s+"
-    r"(?!(?:is|was|are|were|did|does|do|has|have|had|will|would|can|could|should|may|might|year|"
-    r"date|day|month|time|amount|sum|figure|number|percentage|percent|proportion|share|rate|age|"
-    r"population|length|height|size|distance|cost|price|fee|charge|excess|limit|threshold|"
-    r"duration|period|total|value|count)\b)[a-z]+",
+    rf"(?!(?:{'|'.join([*_AUXILIARIES, *_VALUE_NOUNS, *_MEASURE_NOUNS])})\b)[a-z]+",
     re.IGNORECASE,
 )
 """A which/what-N question asks for a thing ("Which club did she coach in 2005?"), not a value."""
 _PLACE_OR_DEED = re.compile(r"^\s*(?:where\b|what\s+(?:did|does|do|will|would|can|could)\b)", re.I)
-_VALUE_WORD = re.compile(
-    r"^(?:year|date|day|month|time|amount|sum|figure|number|percentage|percent|rate|age|long|"
-    r"much|many|often|old|cost|price|total|value|count)$"
-)
+_VALUE_WORD = re.compile(rf"^(?:{'|'.join([*_VALUE_NOUNS, 'long', 'much', 'many', 'often', 'old'])})$")
+"""A subject word that is the value asked for ("year", "how long"), not what is said about the subject."""
 
 
 def _wanted_units(question: str) -> set[str] | None:
