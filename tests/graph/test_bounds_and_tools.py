@@ -1,10 +1,10 @@
-import time
 
 from langchain_core.messages import AIMessage
 
 from groundgate.graph.build import build_agent
 from groundgate.graph.context import Bounds
 from groundgate.testing.fake import ScriptedChatModel, answer, call
+from groundgate.testing.slow import SlowStore
 
 
 def _search(query="roof inspection threshold"):
@@ -26,20 +26,6 @@ def test_token_budget_trips(bundled_store):
     agent = build_agent(bundled_store, model, bounds=Bounds(token_budget=2500))
     out = agent.invoke({"question": "roof inspection threshold?"})
     assert out["answer"]["bound_tripped"] == {"bound": "tokens", "limit": 2500, "used": 3000}
-
-
-class SlowStore:
-    """Delegates to a real store but makes evidence search slow."""
-
-    def __init__(self, inner, delay):
-        self._inner, self._delay = inner, delay
-
-    def __getattr__(self, name):
-        return getattr(self._inner, name)
-
-    def search_evidence(self, *args, **kwargs):
-        time.sleep(self._delay)
-        return self._inner.search_evidence(*args, **kwargs)
 
 
 def test_slow_tools_trip_the_wall_clock(bundled_store):

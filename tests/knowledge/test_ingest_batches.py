@@ -8,12 +8,12 @@ size; an ingest that fails after some parts were written leaves the store as it 
 """
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from store_rows import table_rows
 
 from groundgate.errors import ConfigError
 from groundgate.knowledge.default import bundled_corpus, bundled_questions, ingest_to_path
@@ -22,19 +22,6 @@ from groundgate.knowledge.embedded.store import SQLiteStore
 from groundgate.knowledge.ingest.pipeline import ingest
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-def _rows(path: Path) -> dict[str, list[tuple]]:
-    """Every table's rows, in any order (FTS5's segment tables aside: how it packs its index
-    depends on how many rows it was given at once, not on what it holds)."""
-    conn = sqlite3.connect(path)
-    tables = [
-        r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        if "_fts_" not in r[0]
-    ]
-    out = {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in tables}
-    conn.close()
-    return out
 
 
 def _questions() -> list[str]:
@@ -62,7 +49,7 @@ def test_small_batches_write_the_store_and_answers_one_big_batch_does(tmp_path):
         small, bundled_corpus(), now=NOW, embedder=HashingEmbedder(), batch_documents=3
     )
     assert report.documents > 3 * 3  # several batches, not one
-    assert _rows(small) == _rows(big)
+    assert table_rows(small) == table_rows(big)
     assert _answers(small) == _answers(big)
     assert any(_answers(small))  # the questions do find something
 

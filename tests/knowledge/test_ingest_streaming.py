@@ -7,11 +7,10 @@ the one a single batch gives, and a file that changes between the passes is an e
 that leaves the store as it was.
 """
 
-import sqlite3
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
+from store_rows import table_rows
 
 from groundgate.errors import CorpusError
 from groundgate.knowledge.default import ingest_to_path
@@ -21,19 +20,6 @@ from groundgate.knowledge.ingest.pipeline import build_batch, ingest
 from groundgate.testing.conformance import conformance_corpus
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-def _rows(path: Path) -> dict[str, list[tuple]]:
-    """Every table's rows, in any order (FTS5's own segment tables aside: how it packs its
-    index depends on how many inserts it was given at once, not on what it holds)."""
-    conn = sqlite3.connect(path)
-    tables = [
-        r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        if "_fts_" not in r[0]
-    ]
-    out = {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in tables}
-    conn.close()
-    return out
 
 
 @pytest.mark.parametrize("part_documents", [1, 2, 1000], ids=["parts-of-1", "parts-of-2", "one-part"])
@@ -53,7 +39,7 @@ def test_streamed_parts_write_what_one_batch_writes(tmp_path, monkeypatch, part_
     streamed.close()
     assert report.chunks == len(batch.chunks) and report.relationships == len(batch.relationships)
     assert report.entities == len(batch.entities) == report.write.entities_written
-    assert _rows(tmp_path / "streamed.sqlite") == _rows(tmp_path / "whole.sqlite")
+    assert table_rows(tmp_path / "streamed.sqlite") == table_rows(tmp_path / "whole.sqlite")
 
 
 @pytest.mark.parametrize("change", ["edited", "deleted"])
@@ -125,4 +111,4 @@ def test_a_store_that_cannot_stream_gets_the_whole_corpus_in_one_batch(tmp_path,
     ingest(store, bundled_corpus(), now=NOW)  # type: ignore[arg-type]
     inner.close()
     assert store.batches == 1
-    assert _rows(tmp_path / "whole.sqlite") == _rows(tmp_path / "streamed.sqlite")
+    assert table_rows(tmp_path / "whole.sqlite") == table_rows(tmp_path / "streamed.sqlite")

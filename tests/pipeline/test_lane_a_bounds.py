@@ -1,6 +1,5 @@
 """Lane A obeys the run's ``Bounds`` as the agent does, and the answer says which bound tripped."""
 
-import time
 
 import pytest
 
@@ -9,26 +8,13 @@ from groundgate.errors import BoundTripped, ConfigError, ModelUnavailable, RunEr
 from groundgate.graph.bounds import Bounds
 from groundgate.pipeline.build import build_pipeline
 from groundgate.testing.fake import ScriptedChatModel, answer
+from groundgate.testing.slow import SlowStore
 
 WALKED = (
     "Did the roof inspection threshold in force on the date of loss for claim CLM-1108 "
     "require an inspection?"
 )
 """A question lane A answers in two rounds: search and resolve, then a walk from the claim."""
-
-
-class SlowStore:
-    """A real store whose evidence search takes ``delay`` seconds."""
-
-    def __init__(self, inner, delay):
-        self._inner, self._delay = inner, delay
-
-    def __getattr__(self, name):
-        return getattr(self._inner, name)
-
-    def search_evidence(self, *args, **kwargs):
-        time.sleep(self._delay)
-        return self._inner.search_evidence(*args, **kwargs)
 
 
 def _tools(out):
