@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -14,7 +19,47 @@ from groundgate.cli.terminal import err, out
 from groundgate.errors import CorpusError, GroundgateError
 from groundgate.settings import Settings
 
-__all__ = ["ingest"]
+__all__ = ["Stopped", "ingest"]
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGINT arrived during an ingest.
+
+    A ``BaseException``, as ``KeyboardInterrupt`` is, so no ``except Exception`` on the way
+    swallows it, and the ingest's own clean-up (the transaction rolled back, the temporary
+    file removed) runs as for any failure.
+    """
+
+    def __init__(self, signum: int) -> None:
+        """``signum``: the signal that stopped the ingest."""
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@contextmanager
+def _stopped_by_signals() -> Iterator[None]:
+    """Turn SIGTERM and SIGINT into ``Stopped`` while the block runs (main thread only).
+
+    Without this, SIGTERM ends the process at once and leaves the temporary store file (or
+    a hot journal) behind. The first signal raises; any later one is ignored so that the
+    clean-up it started can finish.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    seen: list[int] = []
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        if not seen:
+            seen.append(signum)
+            raise Stopped(signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def ingest(
@@ -48,7 +93,7 @@ def ingest(
         embed = make_embedder(embedder)
         check_backend(backend)
         target = get_backend(backend)
-        with Progress(
+        with _stopped_by_signals(), Progress(
             TextColumn("{task.description}", markup=False), BarColumn(),
             TextColumn("{task.completed}/{task.total}"),
             TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal,
@@ -64,6 +109,10 @@ def ingest(
             report = target.ingest(settings, source, embedder=embed, progress=progress, env=os.environ)
     except CorpusError as exc:
         raise fail(f"{exc}\nnothing was written to {where}") from None
+    except (Stopped, KeyboardInterrupt) as exc:
+        signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT
+        name = signal.Signals(signum).name
+        raise fail(f"stopped by {name}: nothing was written to {where}", code=128 + signum) from None
     except GroundgateError as exc:
         raise fail(str(exc)) from None
     w = report.write
