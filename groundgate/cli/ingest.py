@@ -17,6 +17,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from groundgate.cli.common import check_backend, fail
 from groundgate.cli.terminal import err, out
 from groundgate.errors import CorpusError, GroundgateError
+from groundgate.knowledge.ingest.parts import PART_DOCUMENTS
 from groundgate.settings import Settings
 
 __all__ = ["Stopped", "ingest"]
@@ -79,6 +80,14 @@ def ingest(
             "--backend", help="embedded (SQLite at --store) or azure (GROUNDGATE_AZURE_* settings)."
         ),
     ] = "embedded",
+    batch_documents: Annotated[
+        int,
+        typer.Option(
+            "--batch-documents", min=1,
+            help="Documents (with their chunks and vectors) held in memory at once while they are "
+            "written; smaller uses less memory and is slower. The store written is the same.",
+        ),
+    ] = PART_DOCUMENTS,
 ) -> None:
     """Ingest a folder of documents and declared knowledge into a store, in one transaction."""
     from groundgate.knowledge.backends import get_backend
@@ -106,7 +115,10 @@ def ingest(
                 bar.update(tasks[stage], completed=done)
 
             where = target.describe(settings, os.environ)
-            report = target.ingest(settings, source, embedder=embed, progress=progress, env=os.environ)
+            report = target.ingest(
+                settings, source, embedder=embed, progress=progress, env=os.environ,
+                batch_documents=batch_documents,
+            )
     except CorpusError as exc:
         raise fail(f"{exc}\nnothing was written to {where}") from None
     except (Stopped, KeyboardInterrupt) as exc:

@@ -89,9 +89,11 @@ class Backend(Protocol):
 
     def ingest(
         self, settings: Settings, folder: Path, *, embedder: Embedder | None,
-        progress: Progress | None, env: Mapping[str, str],
+        progress: Progress | None, env: Mapping[str, str], batch_documents: int | None = None,
     ) -> IngestReport:
         """Ingest ``folder`` into the store, in one transaction where the backend has them.
+
+        ``batch_documents``: documents held in memory at once (``ingest``); ``None``, the default.
 
         Raises:
             CorpusError: A corpus file is malformed.
@@ -134,14 +136,17 @@ class EmbeddedBackend:
 
     def ingest(
         self, settings: Settings, folder: Path, *, embedder: Embedder | None,
-        progress: Progress | None, env: Mapping[str, str],
+        progress: Progress | None, env: Mapping[str, str], batch_documents: int | None = None,
     ) -> IngestReport:
         """``ingest_to_path``: one transaction, and no file left behind when it fails."""
         from groundgate.knowledge.default import ingest_to_path
 
         if settings.store_path is None:
             raise ConfigError("ingesting into the embedded backend needs a store path")
-        return ingest_to_path(settings.store_path, folder, embedder=embedder, progress=progress)
+        return ingest_to_path(
+            settings.store_path, folder, embedder=embedder, progress=progress,
+            batch_documents=batch_documents,
+        )
 
 
 class AzureBackend:
@@ -176,7 +181,7 @@ class AzureBackend:
 
     def ingest(
         self, settings: Settings, folder: Path, *, embedder: Embedder | None,
-        progress: Progress | None, env: Mapping[str, str],
+        progress: Progress | None, env: Mapping[str, str], batch_documents: int | None = None,
     ) -> IngestReport:
         """Ingest into the three services (convergent, see ``AzureStore``)."""
         from groundgate.knowledge.azure.store import AzureStore
@@ -184,7 +189,9 @@ class AzureBackend:
 
         target = AzureStore.from_env(env, embedder=embedder)
         try:
-            return ingest(target, folder, embedder=embedder, progress=progress)
+            return ingest(
+                target, folder, embedder=embedder, progress=progress, batch_documents=batch_documents,
+            )
         finally:
             target.close()
 
