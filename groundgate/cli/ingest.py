@@ -98,6 +98,8 @@ def ingest(
     # Ingest writes where --store says, whatever GROUNDGATE_STORE is; it reads no other setting.
     settings = Settings(store_path=store, embedder=embedder, backend=backend)
     where = str(store)
+    before = _file_state(store)
+    target = None
     try:
         embed = make_embedder(embedder)
         check_backend(backend)
@@ -124,7 +126,13 @@ def ingest(
     except (Stopped, KeyboardInterrupt) as exc:
         signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT
         name = signal.Signals(signum).name
-        raise fail(f"stopped by {name}: nothing was written to {where}", code=128 + signum) from None
+        if target is not None and not target.atomic:
+            outcome = f"the ingest into {where} did not finish; run it again to complete it"
+        elif _file_state(store) != before:  # the signal came just after the store was committed
+            outcome = f"the ingest into {where} had finished and was kept"
+        else:
+            outcome = f"nothing was written to {where}"
+        raise fail(f"stopped by {name}: {outcome}", code=128 + signum) from None
     except GroundgateError as exc:
         raise fail(str(exc)) from None
     w = report.write
@@ -143,3 +151,16 @@ def ingest(
         + "".join(f"\n                 {name}" for name in report.skipped),
         markup=False,
     )
+
+
+def _file_state(path: Path) -> bytes | None:
+    """The SQLite file change counter of ``path`` (``None``: absent or unreadable).
+
+    SQLite adds one to it with every committed write and a rollback restores it, so it tells
+    a committed ingest from a rolled-back one, where the file's time and size may not.
+    """
+    try:
+        with path.open("rb") as file:
+            return file.read(28)[24:]
+    except OSError:
+        return None

@@ -53,6 +53,9 @@ class OpenedStore(KnowledgeStore, Protocol):
 class Backend(Protocol):
     """How one backend is described, provisioned, opened for reading, and ingested into."""
 
+    atomic: bool
+    """Whether an ingest that fails or is stopped leaves the store as it was (one transaction)."""
+
     def describe(self, settings: Settings, env: Mapping[str, str]) -> str:
         """Where the data lives, for messages (``ingested ... into <this>``).
 
@@ -106,6 +109,8 @@ class Backend(Protocol):
 class EmbeddedBackend:
     """The SQLite store at ``settings.store_path``, or the bundled corpus's cached store."""
 
+    atomic = True
+
     def describe(self, settings: Settings, env: Mapping[str, str]) -> str:
         """The store file's path."""
         return str(settings.store_path) if settings.store_path is not None else "the bundled corpus's store"
@@ -151,6 +156,8 @@ class EmbeddedBackend:
 
 class AzureBackend:
     """``AzureStore`` over the services ``GROUNDGATE_AZURE_*`` in ``env`` name."""
+
+    atomic = False  # convergent: an ingest run again completes what a stopped one began
 
     def describe(self, settings: Settings, env: Mapping[str, str]) -> str:
         """The three services' endpoints (no connection is made)."""

@@ -12,6 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from groundgate.cli import app
+from groundgate.cli.ingest import Stopped
+from groundgate.knowledge.backends import BACKENDS, EmbeddedBackend
+from groundgate.knowledge.default import bundled_corpus
+from groundgate.knowledge.embedded.store import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = 4000  # a few seconds of ingest, so there is time to stop it
@@ -86,3 +93,38 @@ def test_a_stopped_ingest_into_an_existing_store_leaves_it_byte_identical(tmp_pa
     assert "stopped by SIGTERM" in stderr and "Traceback" not in stderr, stderr
     assert store.read_bytes() == before
     assert _temp_files(tmp_path) == []
+
+
+def _stopped_after(ingest):  # type: ignore[no-untyped-def]
+    """An ``ingest`` that runs, then meets SIGTERM before the CLI has printed its report."""
+
+    def run(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if ingest is not None:
+            ingest(self, *args, **kwargs)
+        raise Stopped(signal.SIGTERM)
+
+    return run
+
+
+def test_a_signal_just_after_the_commit_says_the_store_was_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(EmbeddedBackend, "ingest", _stopped_after(EmbeddedBackend.ingest))
+    store = tmp_path / "store.sqlite"
+    result = CliRunner().invoke(app, ["ingest", str(bundled_corpus()), "--store", str(store)])
+    assert result.exit_code == 128 + signal.SIGTERM
+    assert "had finished and was kept" in result.output and "nothing was written" not in result.output
+    kept = SQLiteStore.from_path(store, read_only=True)
+    assert not kept.is_empty() and kept.search_evidence("annual leave")
+    kept.close()
+
+
+def test_a_stopped_ingest_into_a_backend_without_transactions_says_to_run_it_again(
+    tmp_path, monkeypatch
+):
+    class Convergent(EmbeddedBackend):
+        atomic = False
+
+    monkeypatch.setattr(Convergent, "ingest", _stopped_after(None))
+    monkeypatch.setitem(BACKENDS, "embedded", Convergent())
+    result = CliRunner().invoke(app, ["ingest", str(bundled_corpus()), "--store", str(tmp_path / "s")])
+    assert result.exit_code == 128 + signal.SIGTERM
+    assert "did not finish; run it again" in result.output and "nothing was written" not in result.output
