@@ -55,3 +55,22 @@ def test_contradictions_table_prints_every_detector_row():
     assert out.returncode == 0, out.stderr
     assert "| lexical | 24 |" in out.stdout, out.stdout
     assert "Non-contested questions where a disagreement was shown" in out.stdout
+
+
+def test_scale_writes_the_same_corpus_for_a_seed_and_ingests_it(tmp_path):
+    scale = Path(__file__).resolve().parents[1] / "bench" / "scale.py"
+
+    def run(*args: str) -> str:
+        out = subprocess.run([sys.executable, str(scale), "--chunks", "1200", "--seed", "3", *args],
+                             capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    first = run("--out", str(tmp_path / "a"))
+    assert "1200 chunks" in first and "peak RSS" in first, first
+    assert (tmp_path / "a.sqlite").stat().st_size > 0
+    run("--out", str(tmp_path / "b"), "--no-ingest")
+    assert not (tmp_path / "b.sqlite").exists()
+    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file())
+    assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)

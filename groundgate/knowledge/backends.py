@@ -53,6 +53,9 @@ class OpenedStore(KnowledgeStore, Protocol):
 class Backend(Protocol):
     """How one backend is described, provisioned, opened for reading, and ingested into."""
 
+    atomic: bool
+    """Whether an ingest that fails or is stopped leaves the store as it was (one transaction)."""
+
     def describe(self, settings: Settings, env: Mapping[str, str]) -> str:
         """Where the data lives, for messages (``ingested ... into <this>``).
 
@@ -89,9 +92,11 @@ class Backend(Protocol):
 
     def ingest(
         self, settings: Settings, folder: Path, *, embedder: Embedder | None,
-        progress: Progress | None, env: Mapping[str, str],
+        progress: Progress | None, env: Mapping[str, str], batch_documents: int | None = None,
     ) -> IngestReport:
         """Ingest ``folder`` into the store, in one transaction where the backend has them.
+
+        ``batch_documents``: documents held in memory at once (``ingest``); ``None``, the default.
 
         Raises:
             CorpusError: A corpus file is malformed.
@@ -103,6 +108,8 @@ class Backend(Protocol):
 
 class EmbeddedBackend:
     """The SQLite store at ``settings.store_path``, or the bundled corpus's cached store."""
+
+    atomic = True
 
     def describe(self, settings: Settings, env: Mapping[str, str]) -> str:
         """The store file's path."""
@@ -134,18 +141,23 @@ class EmbeddedBackend:
 
     def ingest(
         self, settings: Settings, folder: Path, *, embedder: Embedder | None,
-        progress: Progress | None, env: Mapping[str, str],
+        progress: Progress | None, env: Mapping[str, str], batch_documents: int | None = None,
     ) -> IngestReport:
         """``ingest_to_path``: one transaction, and no file left behind when it fails."""
         from groundgate.knowledge.default import ingest_to_path
 
         if settings.store_path is None:
             raise ConfigError("ingesting into the embedded backend needs a store path")
-        return ingest_to_path(settings.store_path, folder, embedder=embedder, progress=progress)
+        return ingest_to_path(
+            settings.store_path, folder, embedder=embedder, progress=progress,
+            batch_documents=batch_documents,
+        )
 
 
 class AzureBackend:
     """``AzureStore`` over the services ``GROUNDGATE_AZURE_*`` in ``env`` name."""
+
+    atomic = False  # convergent: an ingest run again completes what a stopped one began
 
     def describe(self, settings: Settings, env: Mapping[str, str]) -> str:
         """The three services' endpoints (no connection is made)."""
@@ -176,7 +188,7 @@ class AzureBackend:
 
     def ingest(
         self, settings: Settings, folder: Path, *, embedder: Embedder | None,
-        progress: Progress | None, env: Mapping[str, str],
+        progress: Progress | None, env: Mapping[str, str], batch_documents: int | None = None,
     ) -> IngestReport:
         """Ingest into the three services (convergent, see ``AzureStore``)."""
         from groundgate.knowledge.azure.store import AzureStore
@@ -184,7 +196,9 @@ class AzureBackend:
 
         target = AzureStore.from_env(env, embedder=embedder)
         try:
-            return ingest(target, folder, embedder=embedder, progress=progress)
+            return ingest(
+                target, folder, embedder=embedder, progress=progress, batch_documents=batch_documents,
+            )
         finally:
             target.close()
 
