@@ -128,6 +128,21 @@ def test_detector_ignores_superseded_versions_and_scoped_rules(memory_store, min
     assert all("LIB-009" not in c.source_ids and "LIB-001" not in c.source_ids for c in detected)
 
 
+def test_many_things_each_with_its_own_value_are_no_disagreement(memory_store, mini_corpus):
+    # One page per item, each giving its own loan period: a property of 150 things, not a
+    # dispute. Before, every pair of pages with different numbers became an open entry
+    # (thousands, and minutes of ingest); the library's real conflict is still found.
+    items = mini_corpus / "docs" / "items"
+    items.mkdir()
+    for i in range(150):
+        (items / f"item-{i}.md").write_text(
+            f"# Item {i}\n\nThe loan period for item {i} is {3 + i % 25} days.\n"
+        )
+    ingest(memory_store, mini_corpus, now=T0)
+    detected = [c for c in memory_store.contradictions() if c.origin == "detected"]
+    assert [set(c.source_ids) for c in detected] == [{"LIB-003", "LIB-004"}]
+
+
 def test_detector_never_resolves_an_entry_by_itself(memory_store, mini_corpus):
     ingest(memory_store, mini_corpus, now=T0)
     path = mini_corpus / "docs" / "fees-faq.md"

@@ -31,6 +31,10 @@ __all__ = ["detect_contradictions", "detected_entry", "normal_value"]
 MIN_SHARED_WORDS = 3
 MAX_DIFFERENT_WORDS = 2
 MIN_JACCARD = 0.6
+MAX_POSITIONS = 4
+"""A subject stated with more different values than this is a property of many things
+("the loan period for item 7 is 14 days", one document per item), not one disagreement:
+no register entry could present that many positions, and pairing them is quadratic."""
 
 
 def normal_value(unit: str, value: str) -> str:
@@ -123,7 +127,8 @@ def _candidate_pairs(
     """Pairs ``i < j`` of ``group``, in nested-loop order, that may conflict.
 
     Statements with the same subject and the same values never conflict, so they are
-    grouped first (boilerplate repeated across documents is one group). Pairs come only
+    grouped first (boilerplate repeated across documents is one group); a subject with more
+    than ``MAX_POSITIONS`` different values is many things' property and pairs with nothing. Pairs come only
     from two groups with different values and similar subjects, and only between
     statements whose documents are not about disjoint things (see ``subjects`` of
     :func:`detect_contradictions`).
@@ -132,7 +137,8 @@ def _candidate_pairs(
     for index, statement in enumerate(group):
         values = tuple(sorted({normal_value(unit, v) for v in statement.values}))
         groups.setdefault((statement.subject, values), []).append(index)
-    keys = list(groups)
+    values_of: Counter[tuple[str, ...]] = Counter(subject for subject, _ in groups)
+    keys = [key for key in groups if values_of[key[0]] <= MAX_POSITIONS]
     pairs: list[tuple[int, int]] = []
     for a, b in _similar_pairs([subject for subject, _ in keys]):
         (left_subject, left_values), (right_subject, right_values) = keys[a], keys[b]
