@@ -49,12 +49,19 @@ def _deps(state: AgentState, ctx: Context) -> ToolDeps:
     )
 
 
-def _sent_before(state: AgentState) -> frozenset[str]:
-    """Passages earlier rounds sent the model in full: a later result lists them by id."""
+def _shown_before(state: AgentState) -> tuple[frozenset[str], frozenset[str]]:
+    """Passages and walked nodes earlier rounds described to the model: later results list them by id."""
     sent: frozenset[str] = frozenset()
+    walked: frozenset[str] = frozenset()
     for envelope in read_envelopes(state.get("envelopes") or []):
-        sent |= envelope.sent_ids(sent)
-    return sent
+        sent, walked = _after(envelope, sent, walked)
+    return sent, walked
+
+
+def _after(
+    envelope: Envelope, sent: frozenset[str], walked: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    return sent | envelope.sent_ids(sent, walked), walked | envelope.walked_ids(sent, walked)
 
 
 def run_round(
@@ -101,8 +108,12 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
          for index, call in enumerate(calls)],
         _deps(state, ctx), ctx,
     )
-    sent = _sent_before(state)
-    shown = [envelope.for_model(sent) for envelope in envelopes]
+    sent, walked = _shown_before(state)
+    shown: list[str] = []
+    for envelope in envelopes:
+        # Siblings of one round read in order: a node the first walk described, the second lists by id.
+        shown.append(envelope.for_model(sent, walked))
+        walked = walked | envelope.walked_ids(sent, walked)
     messages: list[AnyMessage] = [
         ToolMessage(content=content, tool_call_id=envelope.call_id, name=envelope.tool,
                     status="error" if envelope.error else "success")

@@ -95,11 +95,13 @@ class Envelope(_Model):
             truncated=truncated,
         )
 
-    def for_model(self, sent: frozenset[str] = frozenset()) -> str:
+    def for_model(self, sent: frozenset[str] = frozenset(), walked: frozenset[str] = frozenset()) -> str:
         """Compact JSON for the model: what it needs to reason, nothing more.
 
         ``sent``: ids of passages an earlier result of the run already sent the model in
         full; they are listed by id only (``"sent": true``), so no passage is paid for twice.
+        ``walked``: nodes an earlier walked path already described; a path reaching one again
+        carries the path and its score, not the node's title and text.
         """
         if self.error:
             return json.dumps({"tool": self.tool, "error": self.error})
@@ -108,13 +110,19 @@ class Envelope(_Model):
             body["insufficient"] = True
             body["reason"] = self.reason
         items = []
+        described = set(walked)
         for item in self.results:
             if item.id in sent and not item.path and self.tool != "get_source":
                 items.append({"id": item.id, "sent": True})
                 continue
+            if item.path and item.id in described:
+                # Another path to a node already described: the path is news, the node is not.
+                items.append({"id": item.id, "path": " ".join(item.path), "score": round(item.score, 2)})
+                continue
             entry: dict[str, Any] = {"id": item.id, "title": item.title, "kind": item.kind}
             if item.path:
                 entry["path"] = " ".join(item.path)
+                described.add(item.id)
             snippet = item.snippet
             limit = SOURCE_CHARS_FOR_MODEL if self.tool == "get_source" else SNIPPET_CHARS_FOR_MODEL
             if len(snippet) > limit:
@@ -146,15 +154,26 @@ class Envelope(_Model):
             text = json.dumps(body, ensure_ascii=False, default=str)
         return text
 
-    def sent_ids(self, sent: frozenset[str] = frozenset()) -> frozenset[str]:
+    def sent_ids(
+        self, sent: frozenset[str] = frozenset(), walked: frozenset[str] = frozenset()
+    ) -> frozenset[str]:
         """Ids of the passages ``for_model(sent)`` sends in full (what a later result need not repeat).
 
         Results left out for size, and walked paths, are not counted.
         """
         if self.error or not self.results:
             return frozenset()
-        shown = json.loads(self.for_model(sent)).get("results") or []
+        shown = json.loads(self.for_model(sent, walked)).get("results") or []
         return frozenset(e["id"] for e in shown if "text" in e and "path" not in e)
+
+    def walked_ids(
+        self, sent: frozenset[str] = frozenset(), walked: frozenset[str] = frozenset()
+    ) -> frozenset[str]:
+        """Ids of the walked nodes ``for_model(sent, walked)`` describes (title and text)."""
+        if self.error or not self.results or not any(item.path for item in self.results):
+            return frozenset()
+        shown = json.loads(self.for_model(sent, walked)).get("results") or []
+        return frozenset(e["id"] for e in shown if "text" in e and "path" in e)
 
     def digest(self) -> str:
         """A short stable fingerprint of what the tool returned (ids and scores)."""

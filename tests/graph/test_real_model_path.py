@@ -272,3 +272,31 @@ def test_a_result_cut_for_size_does_not_count_as_sent():
     envelope = Envelope.of("search_evidence", items, args={}, empty_reason="")
     shown = {r["id"] for r in json.loads(envelope.for_model())["results"]}
     assert envelope.sent_ids() == shown and len(shown) < 60
+
+
+def test_a_walked_node_is_described_once_however_many_paths_reach_it(bundled_store):
+    # Two walks from neighbouring entities reach the same concepts by several paths; each
+    # node's title and text is news once, every further path to it is the path alone.
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[
+            call("traverse", {"entity_id": "claim:CLM-1108", "hops": 2}),
+            call("traverse", {"entity_id": "zone:H3", "hops": 2}),
+        ]),
+        answer("The claim is in zone H3. [INS-SYN-021]"),
+    ])
+    out = build_agent(bundled_store, model).invoke({"question": Q})
+    walks = [json.loads(m.content)["results"] for m in model.calls[1] if isinstance(m, ToolMessage)]
+    described: dict[str, int] = {}
+    for results in walks:
+        for r in results:
+            assert "path" in r, "every walked result keeps its path"
+            if "text" in r:
+                described[r["id"]] = described.get(r["id"], 0) + 1
+            else:
+                assert r["id"] in described, "a node is described before a path lists it by id"
+                assert set(r) == {"id", "path", "score"}
+    assert described and all(n == 1 for n in described.values())
+    assert sum("text" not in r for results in walks for r in results) > 0, "some node is reached twice"
+    # the trace keeps every path whole
+    hits = [h["id"] for s in _steps(out, "tool") for h in s["hits"]]
+    assert len(hits) == sum(len(results) for results in walks)

@@ -94,6 +94,8 @@ def test_real_model_run(config, qid, real_model, bundled_store, chat_model, reco
         pytest.fail(f"no cassette for {config}-{qid}: record it (see this module's docstring)")
     q = QUESTIONS[qid]
     graph = _build(config, bundled_store, chat_model(**SETTINGS), real_model)
+    if recording:
+        path.unlink(missing_ok=True)  # "all" appends to a cassette: a re-recording starts empty
     # Replay is strict: every request must match a recording and every recording must play.
     with cassette(path, record_mode="all" if recording else "none"):
         out = graph.invoke({"question": q["question"], "as_of": q["as_of"]})
