@@ -98,6 +98,7 @@ class Scoring:
         day: The date the question is about, if any.
         proper_nouns: Names the candidates use mid-sentence.
         on_topic: Names in sentences that mention the question's subject (bridges).
+        distinctive: The question's own mentions that single out a few documents.
     """
 
     weights: dict[str, float]
@@ -107,6 +108,7 @@ class Scoring:
     day: date | None
     proper_nouns: frozenset[str] = frozenset()
     on_topic: frozenset[str] = frozenset()
+    distinctive: tuple[str, ...] = ()
 
 
 def _low(text: str) -> str:
@@ -218,6 +220,7 @@ def build_scoring(t: Transcript, pool: list[Sentence]) -> Scoring:
         proper_nouns=frozenset(
             n for s in pool for n in capitalised_names(s.text, skip_initial=True)),
         on_topic=_bridges(t.question, pool),
+        distinctive=_distinctive(list(t.question.mentions), pool),
     )
 
 

@@ -3,14 +3,16 @@
 What was retrieved must cover the question's words, state the kind of value each part of
 the question asks for (about the question's own subject), name the thing a ``which``
 question asks about, and not only estimate what the question wants exactly; a source
-saying the thing has not happened settles it too.
+saying the thing has not happened settles it too. The subject and the asked detail must
+meet in one sentence (or its heading or title): a sentence naming the subject and another
+giving the detail for something else do not answer together.
 """
 
 from __future__ import annotations
 
 import re
 
-from groundgate.knowledge.text import key_parts
+from groundgate.knowledge.text import fold, key_parts
 from groundgate.reading.question import Question, clauses
 from groundgate.reading.rows import unbound_row
 from groundgate.reading.score import (
@@ -47,6 +49,43 @@ def _role_word(q: Question) -> str:
     return next((w for w in q.terms if term_key(w) == q.role), q.role)
 
 
+def _names(item: Scored, mention: str) -> bool:
+    """Whether a sentence, its lead, heading or title names ``mention``."""
+    s = item.sentence
+    return _low(mention) in _low(f"{s.rendered} {s.heading} {s.title}")
+
+
+def _dated(q: Question, chosen: list[Scored], weights: dict[str, float]) -> bool:
+    """Whether a chosen sentence about the subject gives the asked kind of value at the asked year."""
+    return bool(q.year) and any(
+        c.anchored and year_fit(q, c.sentence.rendered) > 0 and typed(q, c.sentence.rendered)
+        and (not q.predicate or coverage_of([c], q.predicate, weights) >= 0.3) for c in chosen)
+
+
+def _unbound(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
+    """Why the chosen sentences state the asked detail only about another subject.
+
+    The subject and the detail must meet in one sentence: one sentence naming the
+    AeroSense Two and another giving a HydroSense's alarm do not say how loud the
+    AeroSense Two's alarm is.
+    """
+    weights = env.weights
+    if q.relative or not q.predicate or _dated(q, chosen, weights):
+        return None
+    named = [m for m in q.mentions if m in env.distinctive and any(_names(c, m) for c in chosen)]
+    bound = [c for c in chosen if (c.anchored and env.specific) or any(_names(c, m) for m in named)]
+    if not (env.specific or named):
+        return None
+    if any(c in bound and (coverage_of([c], q.predicate, weights) >= 0.3
+                           or (q.asks in VALUE_KINDS and typed(q, c.sentence.rendered)))
+           for c in chosen):
+        return None
+    subject = (named or [*q.mentions, "the subject"])[0]
+    said = [w for w in q.predicate if not any(w in c.credit for c in bound)]
+    return f"the retrieved passages about {subject} do not address " + ", ".join(
+        (said or list(q.predicate))[:6])
+
+
 def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
     """Why one clause is not answered by the chosen sentences, or ``None``."""
     weights, specific = env.weights, env.specific
@@ -56,10 +95,7 @@ def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
     # about the subject, at the asked year, with the kind of thing asked and what the
     # question says about it: that answers it ("(1871-1939)" spans 1900, but says nothing
     # about who was mayor then)
-    dated = q.year and any(c.anchored and year_fit(q, c.sentence.rendered) > 0
-                           and typed(q, c.sentence.rendered)
-                           and (not q.predicate or coverage_of([c], q.predicate, weights) >= 0.3)
-                           for c in chosen)
+    dated = _dated(q, chosen, weights)
     if len(q.focus) >= 3 and not dated and coverage_of(chosen, q.focus, weights) < floor:
         return "the retrieved sources do not address " + ", ".join(missing[:6])
     candidates = [c for c in chosen if c.anchored or not specific]
@@ -103,8 +139,13 @@ def insufficiency(q: Question, chosen: list[Scored], scored: list[Scored],
     """Why the retrieved evidence cannot answer the question, or ``None`` if it can."""
     if not chosen:
         return "nothing retrieved bears on the question"
-    for clause in clauses(q):
+    parts = clauses(q)
+    for clause in parts:
         gap = _clause_gap(clause, chosen, env)
+        if gap:
+            return gap
+    if len(parts) == 1:  # parts of a question have subjects of their own ("... apply to it?")
+        gap = _unbound(q, chosen, env)
         if gap:
             return gap
     answers = [c for c in chosen if typed(q, c.sentence.rendered)]
@@ -121,3 +162,7 @@ def insufficiency(q: Question, chosen: list[Scored], scored: list[Scored],
 def _keyed_text(text: str) -> str:
     """The text with every word replaced by its comparison key (for negation patterns)."""
     return " ".join(term_key(w) for w in key_parts(text))
+
+
+def _low(text: str) -> str:
+    return fold(text).lower()
