@@ -98,6 +98,7 @@ def _judge_tape(
     if record:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "MODEL").write_text(judge_model + "\n")
+        path.unlink(missing_ok=True)  # "all" appends to a cassette: a re-recording starts empty
         return lambda: cassette(path, record_mode="all")
     if not path.exists():
         return lambda: _no_calls(path)
