@@ -95,13 +95,15 @@ class Envelope(_Model):
             truncated=truncated,
         )
 
-    def for_model(self, sent: frozenset[str] = frozenset(), walked: frozenset[str] = frozenset()) -> str:
+    def for_model(self, sent: frozenset[str] = frozenset(), walked: frozenset[str] | None = None) -> str:
         """Compact JSON for the model: what it needs to reason, nothing more.
 
         ``sent``: ids of passages an earlier result of the run already sent the model in
         full; they are listed by id only (``"sent": true``), so no passage is paid for twice.
-        ``walked``: nodes an earlier walked path already described; a path reaching one again
-        carries the path and its score, not the node's title and text.
+        ``walked``: in a conversation (the agent's), the nodes an earlier walked path already
+        described; a path reaching one again, here or later, carries the path and its score,
+        not the node's title and text. ``None`` (a result read on its own: lane A, MCP)
+        describes every node on every path.
         """
         if self.error:
             return json.dumps({"tool": self.tool, "error": self.error})
@@ -110,12 +112,12 @@ class Envelope(_Model):
             body["insufficient"] = True
             body["reason"] = self.reason
         items = []
-        described = set(walked)
+        described = set(walked or ())
         for item in self.results:
             if item.id in sent and not item.path and self.tool != "get_source":
                 items.append({"id": item.id, "sent": True})
                 continue
-            if item.path and item.id in described:
+            if item.path and walked is not None and item.id in described:
                 # Another path to a node already described: the path is news, the node is not.
                 items.append({"id": item.id, "path": " ".join(item.path), "score": round(item.score, 2)})
                 continue

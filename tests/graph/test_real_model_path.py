@@ -300,3 +300,17 @@ def test_a_walked_node_is_described_once_however_many_paths_reach_it(bundled_sto
     # the trace keeps every path whole
     hits = [h["id"] for s in _steps(out, "tool") for h in s["hits"]]
     assert len(hits) == sum(len(results) for results in walks)
+
+
+def test_a_walk_read_on_its_own_describes_every_node(bundled_store):
+    # Lane A and MCP read one result at a time: there is no earlier path to point back to.
+    from groundgate.pipeline.retrieve import full_view
+    from groundgate.tools.base import ToolDeps
+    from groundgate.tools.registry import execute
+
+    walk = execute("traverse", {"entity_id": "claim:CLM-1108", "hops": 2},
+                   ToolDeps(store=bundled_store, embedder=None, default_as_of=None))
+    ids = [item.id for item in walk.results]
+    assert len(ids) > len(set(ids)), "the walk reaches some node twice"
+    for body in (json.loads(walk.for_model()), full_view(walk)):
+        assert all({"title", "kind", "text"} <= set(r) for r in body["results"])
