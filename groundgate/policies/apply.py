@@ -11,17 +11,24 @@ claim withheld (it fails closed). Both verdicts are in ``answer.extras["invarian
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from groundgate.answer.model import Answer, Citation, Claim, ContestedPoint
 from groundgate.errors import StoreError
 from groundgate.knowledge.ingest.chunking import chunk_document
-from groundgate.knowledge.model import Document
+from groundgate.knowledge.model import Contradiction, Document
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage
 from groundgate.policies.applies import applicable
 from groundgate.policies.contradiction import present
-from groundgate.policies.detectors import BearingQuestion, answer_passages, detected_points
+from groundgate.policies.detectors import (
+    BearingQuestion,
+    Passage,
+    SidesQuestion,
+    answer_passages,
+    detected_points,
+)
 from groundgate.policies.grounding import evidence_from
 from groundgate.policies.invariants import InvariantVerdict, Violation, check
 from groundgate.policies.policyset import PolicySet
@@ -234,8 +241,8 @@ def _act(
 
 
 def _detected(
-    register: Register, question: str, claims: Sequence[Claim], envelopes: Sequence[Envelope],
-    store: KnowledgeStore, policies: PolicySet, notes: list[str],
+    register: Register, question: str, passages: tuple[Passage, ...], store: KnowledgeStore,
+    policies: PolicySet, notes: list[str],
 ) -> frozenset[str]:
     """The open entries the detector says bear on the answer, from the passages it rests on (G1).
 
@@ -247,12 +254,30 @@ def _detected(
     if not register.open:
         return frozenset()
     detector = policies.detector
-    passages = tuple(answer_passages(claims, envelopes, store))
     bearing = detector.bearing(
         BearingQuestion(register.open, question, passages, store, threshold=policies.topic_relevance)
     )
     notes.extend(f"detector ({detector.name}): {n}" for n in bearing.notes)
     return bearing.entry_ids
+
+
+def _sided(
+    entries: Sequence[Contradiction], question: str, said: Sequence[str], passages: tuple[Passage, ...],
+    store: KnowledgeStore, policies: PolicySet, notes: list[str],
+) -> frozenset[tuple[str, str, int]]:
+    """The sentences the detector reads as stating one position of an entry the question turns on (G2).
+
+    Asked once per answer, after G1 and before any check, so ``check`` stays pure.
+
+    Raises:
+        StoreError: The detector could not read the store.
+    """
+    if not entries or not said:
+        return frozenset()
+    detector = policies.detector
+    found = detector.sides(SidesQuestion(tuple(entries), question, tuple(said), passages, store))
+    notes.extend(n for n in (f"detector ({detector.name}): {n}" for n in found.notes) if n not in notes)
+    return frozenset((t.sentence, t.entry_id, t.position) for t in found.taken)
 
 
 def apply_policies(
@@ -273,10 +298,13 @@ def apply_policies(
     sources = _Sources(store, read)
     register: Register | None = None
     detected: frozenset[str] = frozenset()
+    passages: tuple[Passage, ...] = ()
     try:
         register = Register.read(store)
         rests_on = _rests_on(claims, store)
-        detected = _detected(register, question, claims, read, store, policies, notes)
+        if register.open:
+            passages = tuple(answer_passages(claims, read, store))
+        detected = _detected(register, question, passages, store, policies, notes)
     except StoreError as exc:
         rests_on = {}
         if not policies.contradictions:
@@ -309,6 +337,16 @@ def apply_policies(
 
     said = [c.text for c in claims if c.grounded_by != "none" or c.status == "flagged"]
     applies = applicable(register, trace, said, threshold=policies.topic_relevance)
+    try:
+        sided = _sided(applies.question, question, said, passages, store, policies, notes)
+    except StoreError as exc:
+        # Fail closed: a sentence the detector could not read is not shown as taking no side.
+        sided = frozenset()
+        claims = [_withheld(c, "the detector could not read the positions' sources")
+                  if c.status != "removed" else c for c in claims]
+        notes.append(f"contradiction policy: the detector could not read the positions' sources ({exc}); "
+                     "every claim was withheld")
+    trace = replace(trace, sided=sided)
     if policies.disagreement and not (policies.contradictions and applies.question):
         points, detector_notes = detected_points(
             policies.detector, question=question, claims=claims, envelopes=read, store=store

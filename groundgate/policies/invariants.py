@@ -163,7 +163,8 @@ def check(
             found.append(Violation("G5", claim.text, "it speaks for the register or the gate"))
             continue
         for entry, bears in bearing:
-            why = takes_side(claim, entry, register, trace.question, bears)
+            stated = trace.states(claim.text, entry.id) if entry.id else None
+            why = takes_side(claim, entry, register, trace.question, bears, stated=stated)
             if why:
                 found.append(Violation("G2", claim.text, why, entry.id or None))
                 break

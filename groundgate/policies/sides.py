@@ -2,9 +2,10 @@
 
 Against an entry the question turns on, any talk of the disagreement, of its being
 settled, of one source ranked over another or of what the positions argue over takes a
-side, as do a yes/no verdict, a paraphrase of one position and a sentence resting only on
-one position's sources. Against an entry only the answer speaks to, a sentence must be
-about the entry itself. ``docs/gate.md`` gives the rules with examples.
+side, as do a yes/no verdict, a paraphrase of one position (in its words, or in others as
+the run's detector reads them) and a sentence resting only on one position's sources.
+Against an entry only the answer speaks to, a sentence must be about the entry itself.
+``docs/gate.md`` gives the rules with examples.
 """
 
 from __future__ import annotations
@@ -118,14 +119,17 @@ def _one_side(citations: Sequence[str], entry: Contradiction) -> int | None:
 
 
 def takes_side(
-    claim: Claim, entry: Contradiction, register: Register, question: str, bears: bool
+    claim: Claim, entry: Contradiction, register: Register, question: str, bears: bool,
+    *, stated: int | None = None,
 ) -> str | None:
     """Why a shown sentence takes a side on the entry (G2); ``None`` when it does not.
 
     On an entry the question turns on, the question gives the subject: any talk of the
     disagreement, of its being settled, or of what the positions argue over takes a side,
-    as do a yes/no verdict, a paraphrase of one position and a sentence resting only on one
-    position's sources. On any other entry a sentence must be about the entry itself.
+    as do a yes/no verdict, a paraphrase of one position, a sentence resting only on one
+    position's sources, and one the run's detector reads as stating one position in other
+    words (``stated``: its number, from ``Detector.sides``). On any other entry a sentence
+    must be about the entry itself.
     """
     text = claim.text
     names = register.names_of(entry)
@@ -158,4 +162,6 @@ def takes_side(
     side = _one_side(claim.citations, entry)
     if side is not None:
         return f"it rests only on the sources of position {side}"
+    if stated is not None:
+        return f"it states position {stated} in other words (the detector reads it so)"
     return None

@@ -38,6 +38,13 @@ class RunTrace:
     """Claim text to the passage of its cited sources it rests on."""
     detected: frozenset[str] = frozenset()
     """Open entries the run's detector says bear on the answer (``Detector.bearing``)."""
+    sided: frozenset[tuple[str, str, int]] = frozenset()
+    """(sentence, entry id, position) the run's detector reads as stating that one position
+    (``Detector.sides``, asked for the entries the question turns on)."""
+
+    def states(self, sentence: str, entry_id: str) -> int | None:
+        """The position of the entry the detector reads the sentence as stating, if one."""
+        return next((n for s, e, n in sorted(self.sided) if s == sentence and e == entry_id), None)
 
     @classmethod
     def of(

@@ -75,15 +75,18 @@ def script(case: Case, *, lane: str) -> list[Any]:
     return [AIMessage(content="", tool_calls=calls), reply]
 
 
-def run(case: Case, lane: str, store: Any, mcp: Callable[..., Any] | None = None) -> dict[str, Any]:
+def run(
+    case: Case, lane: str, store: Any, mcp: Callable[..., Any] | None = None, *, policies: Any = None
+) -> dict[str, Any]:
     """The run's output (``answer``, ``trace``) in one lane, with the scripted adversary as its model."""
     model = ScriptedChatModel(script=script(case, lane=lane))
+    gate = {"policies": policies} if policies is not None else {}
     if lane == "lane-a":
-        graph = build_pipeline(store, model)
+        graph = build_pipeline(store, model, **gate)
     elif lane == "mcp":
-        graph = build_agent(store, model, run_tool=mcp)
+        graph = build_agent(store, model, run_tool=mcp, **gate)
     else:
-        graph = build_agent(store, model)
+        graph = build_agent(store, model, **gate)
     return graph.invoke({"question": case.question})
 
 

@@ -16,7 +16,14 @@ from langchain_core.messages import AIMessage
 
 from groundgate.models.offline import OfflinePlanner
 from groundgate.pipeline.build import build_pipeline
-from groundgate.policies.detectors import Bearing, BearingQuestion, Detection, LexicalDetector, Passage
+from groundgate.policies.detectors import (
+    Bearing,
+    BearingQuestion,
+    Detection,
+    LexicalDetector,
+    Passage,
+    Sides,
+)
 from groundgate.policies.detectors.judge import JudgeDetector
 from groundgate.policies.detectors.semantic import SemanticDetector
 from groundgate.policies.policyset import PolicySet
@@ -47,6 +54,9 @@ class Links:
         entries = [e.id for e in request.entries]
         self.asked.append((entries, [p.source_id for p in request.passages if p.role == "rests"]))
         return Bearing(self.entry_ids & set(entries), ("links read the register",))
+
+    def sides(self, request):
+        return Sides()
 
     def disagreements(self, passages, *, question, store=None):
         return Detection()

@@ -24,6 +24,7 @@ from groundgate.policies.detectors import (
     FindingPosition,
     LexicalDetector,
     Passage,
+    Sides,
 )
 from groundgate.policies.detectors.judge import SYSTEM, JudgeDetector
 from groundgate.policies.detectors.semantic import SemanticDetector
@@ -105,6 +106,9 @@ class Spy:
 
     def bearing(self, request):
         return Bearing(frozenset(), ("asked about the register",))
+
+    def sides(self, request):
+        return Sides()
 
     def disagreements(self, passages, *, question, store=None):
         self.asked.append((question, list(passages)))

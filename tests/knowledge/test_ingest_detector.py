@@ -55,6 +55,9 @@ class Everything:
     ):  # pragma: no cover - not asked at ingest
         raise AssertionError("ingest asks only whether passages disagree")
 
+    def sides(self, request):  # pragma: no cover - not asked at ingest
+        raise AssertionError("ingest asks only whether passages disagree")
+
     def disagreements(self, passages, *, question, store=None):
         assert question is None
         self.pairs.append(frozenset(p.source_id for p in passages))

@@ -1,8 +1,10 @@
 """The detector protocol: the two fuzzy questions the gate asks, behind one interface.
 
-The gate's decisions are stated in ids; two of the questions it needs answered are not:
+The gate's decisions are stated in ids; three of the questions it needs answered are not:
 
-- ``bears``: does an open register entry bear on this answer?
+- ``bearing``: does an open register entry bear on this answer?
+- ``sides``: which of the answer's sentences state one position of an entry that bears,
+  in whatever words (G2's meaning signal; the gate's own word rules are ``sides.py``)?
 - ``disagreements``: do these passages disagree on what was asked (a yes or a no, who or
   which, how much, when, whether something is present or absent)?
 
@@ -34,6 +36,9 @@ __all__ = [
     "FindingPosition",
     "Kind",
     "Passage",
+    "SideTaken",
+    "Sides",
+    "SidesQuestion",
 ]
 
 Kind = Literal["polarity", "entity", "quantity", "period", "presence", "value"]
@@ -127,9 +132,48 @@ class BearingQuestion:
     threshold: float = 0.5
 
 
+@dataclass(frozen=True)
+class SidesQuestion:
+    """What ``Detector.sides`` is asked: which of these sentences state one position of an entry.
+
+    Attributes:
+        entries: The open register entries the question turns on (G1 says they apply).
+        question: The question asked.
+        sentences: The answer's own sentences (what grounding kept, before the gate withheld any).
+        passages: The passages the answer rests on, then those retrieved (``evidence.py``).
+        store: The store, read for the positions' source documents (never written).
+    """
+
+    entries: tuple[Contradiction, ...]
+    question: str
+    sentences: tuple[str, ...]
+    passages: tuple[Passage, ...]
+    store: KnowledgeStore
+
+
+@dataclass(frozen=True)
+class SideTaken:
+    """A sentence that states one position of an entry, as a detector reads it."""
+
+    sentence: str
+    entry_id: str
+    position: int
+    """The position it states, counted from 1 as the register lists them."""
+    why: str
+    """What the detector saw, for the record ("nearest the wording's clause ...")."""
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Which sentences take a side, and the record of asking."""
+
+    taken: tuple[SideTaken, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
 @runtime_checkable
 class Detector(Protocol):
-    """The two questions; every implementation answers both, and only ever reads."""
+    """The three questions; every implementation answers them all, and only ever reads."""
 
     @property
     def name(self) -> str:
@@ -138,6 +182,14 @@ class Detector(Protocol):
 
     def bearing(self, request: BearingQuestion) -> Bearing:
         """Which of ``request.entries`` bear on the answer to its question that rests on its passages."""
+        ...
+
+    def sides(self, request: SidesQuestion) -> Sides:
+        """Which of ``request.sentences`` state one position of one of ``request.entries``.
+
+        Asked once per answer, after G1 and before G2 is checked; what it finds is withheld
+        (G2) on top of what the gate's word rules (``policies/sides.py``) withhold.
+        """
         ...
 
     def disagreements(

@@ -15,7 +15,8 @@ the judge's recordings hold. With ``ask_register=True`` it also asks once, for t
 entries whose position sources the answer rests on and that the lexical rules left out,
 whether the answer must take a side on them (that call needs its own recording). At
 ingest (no question) it is shown one pair of passages at a time (``SYSTEM_PAIR``) and a
-conflict counts only with the words of each that its passage holds.
+conflict counts only with the words of each that its passage holds. ``sides`` is the
+lexical reading too (the gate's word rules), with no call, for the same reason.
 
 Every call goes through ``groundgate/models/call.py`` (usage, timing, errors, the wall
 clock). The lexical detector runs first; when it finds a disagreement no call is made.
@@ -40,6 +41,8 @@ from groundgate.policies.detectors.base import (
     Finding,
     FindingPosition,
     Passage,
+    Sides,
+    SidesQuestion,
 )
 from groundgate.policies.detectors.evidence import about_subject, shared_topic, statements
 from groundgate.policies.detectors.judge_reply import (
@@ -167,6 +170,10 @@ class JudgeDetector:
                 best[passage.source_id] = (score, order, passage)
         ranked = sorted(best.values(), key=lambda item: (-item[0], item[1]))
         return [passage for _, _, passage in ranked[: self.max_passages]]
+
+    def sides(self, request: SidesQuestion) -> Sides:
+        """The lexical reading, with no call: its recordings hold none for G2."""
+        return self.lexical.sides(request)
 
     def disagreements(
         self, passages: Sequence[Passage], *, question: str | None, store: KnowledgeStore | None = None

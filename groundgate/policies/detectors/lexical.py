@@ -4,6 +4,8 @@
   words, asks about what its positions argue over, or is a yes/no question and a passage
   a claim rests on is about the question and states the contested point
   (``policies/contradiction.py``).
+- ``sides``: nothing beyond the gate's own word rules (``policies/sides.py``), which G2
+  applies whatever the detector.
 - ``disagreements``: retrieved passages of different documents give different values of
   what the question asks: dates and years, amounts, percentages, durations, lengths,
   counts, and for a who-question the people and bodies named
@@ -29,6 +31,8 @@ from groundgate.policies.detectors.base import (
     Finding,
     FindingPosition,
     Passage,
+    Sides,
+    SidesQuestion,
 )
 from groundgate.policies.disagreement import find_disagreements
 from groundgate.policies.wording import asks_for_verdict
@@ -77,6 +81,10 @@ class LexicalDetector:
             ):
                 found.add(entry.id)
         return Bearing(frozenset(found))
+
+    def sides(self, request: SidesQuestion) -> Sides:
+        """Nothing: the word rules of ``policies/sides.py`` are G2's lexical reading, applied by the gate."""
+        return Sides()
 
     def disagreements(
         self, passages: Sequence[Passage], *, question: str | None, store: KnowledgeStore | None = None

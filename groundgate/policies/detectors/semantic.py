@@ -32,10 +32,13 @@ from groundgate.policies.detectors.base import (
     FindingPosition,
     Kind,
     Passage,
+    Sides,
+    SidesQuestion,
 )
 from groundgate.policies.detectors.contrast import asked_kind, contrast, names, periods
 from groundgate.policies.detectors.evidence import about_subject, shared_topic, statements
 from groundgate.policies.detectors.lexical import LexicalDetector
+from groundgate.policies.detectors.restating import sides_by_meaning
 from groundgate.policies.wording import asks_for_verdict
 
 __all__ = ["Clause", "SemanticDetector", "clauses_of"]
@@ -180,6 +183,11 @@ class SemanticDetector:
                 if (near_question and restating) or disputed & answering:
                     found.add(entry.id)
         return Bearing(frozenset(found), self._notes())
+
+    def sides(self, request: SidesQuestion) -> Sides:
+        """Sentences whose nearest clause of the entry's sources states one position (``restating.py``)."""
+        taken = sides_by_meaning(request, self._vectors, lambda p: [c.text for c in clauses_of(p)])
+        return Sides(taken, self._notes())
 
     def disagreements(
         self, passages: Sequence[Passage], *, question: str | None, store: KnowledgeStore | None = None
