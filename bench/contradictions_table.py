@@ -15,9 +15,14 @@ live server (see docs/gate.md, "Detectors"):
     bash scripts/local-model.sh start
     python bench/contradictions_table.py --detectors judge --split all --record
 
+By default the split applies to the disputes set only and every other set is read whole,
+so its questions are in both the dev and the test figure; with ``--every-set`` the split
+applies to every set (each question's own ``split``), which keeps the test figure apart
+from what was tuned on dev.
+
 Usage:
     python bench/contradictions_table.py [--split test|dev|all] [--detectors lexical,semantic,judge]
-        [--judge-model SPEC] [--record] [--details] [--only DATASET]
+        [--judge-model SPEC] [--record] [--details] [--only DATASET] [--every-set]
 """
 
 from __future__ import annotations
@@ -113,7 +118,8 @@ def _no_calls(path: Path) -> Iterator[None]:
 
 
 def run(
-    detector_names: list[str], split: str, *, judge_model: str, record: bool, details: bool, only: str | None
+    detector_names: list[str], split: str, *, judge_model: str, record: bool, details: bool, only: str | None,
+    every_set: bool = False,
 ) -> None:
     """Print the tables."""
     rows: dict[str, list[dict[str, Any]]] = {n: [] for n in detector_names}
@@ -122,9 +128,10 @@ def run(
             continue
         with dataset_store(folder) as (store, questions_path):
             questions = load_questions(questions_path, store)
-            if dataset == "disputes":
+            if dataset == "disputes" or every_set:
                 questions = [q for q in questions if split == "all" or q.split == split]
-            else:  # a "disagreement" question expects the unrecorded disagreement shown: not a control
+            if dataset != "disputes":
+                # a "disagreement" question expects the unrecorded disagreement shown: not a control
                 questions = [q for q in questions if not q.contested and q.category != "disagreement"]
             for name in detector_names:
                 detector = make_detector(name, judge_model=judge_model, record=record)
@@ -216,6 +223,9 @@ def main() -> None:
     parser.add_argument("--record", action="store_true", help="call the judge's model live and record")
     parser.add_argument("--details", action="store_true", help="one JSON line per question")
     parser.add_argument("--only", help="one dataset: disputes, golden, careers, isles, riverbend")
+    parser.add_argument(
+        "--every-set", action="store_true", help="apply --split to every set, not only to disputes"
+    )
     args = parser.parse_args()
     run(
         [d.strip() for d in args.detectors.split(",") if d.strip()],
@@ -224,6 +234,7 @@ def main() -> None:
         record=args.record,
         details=args.details,
         only=args.only,
+        every_set=args.every_set,
     )
 
 

@@ -57,6 +57,23 @@ def test_contradictions_table_prints_every_detector_row():
     assert "Non-contested questions where a disagreement was shown" in out.stdout
 
 
+def test_contradictions_table_applies_the_split_to_every_set_when_asked():
+    root = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])
+
+    def careers(*extra: str) -> str:
+        out = subprocess.run(
+            [sys.executable, str(root / "bench" / "contradictions_table.py"), "--detectors", "lexical",
+             "--only", "careers", "--split", "dev", *extra],
+            capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": path},
+        )
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    assert "| lexical | 0/19 |" in careers(), "the whole set, whatever the split"
+    assert "| lexical | 0/9 |" in careers("--every-set"), "only its dev questions"
+
+
 def test_scale_writes_the_same_corpus_for_a_seed_and_ingests_it(tmp_path):
     scale = Path(__file__).resolve().parents[1] / "bench" / "scale.py"
 
