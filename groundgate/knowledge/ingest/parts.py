@@ -20,13 +20,13 @@ from groundgate.knowledge.ingest.chunking import chunk_document
 from groundgate.knowledge.ingest.extract import MentionIndex
 from groundgate.knowledge.ingest.files import read_text
 from groundgate.knowledge.ingest.reader import parse_document
+from groundgate.knowledge.ingest.scratch import Scratch
 from groundgate.knowledge.model import (
     Chunk,
     Contradiction,
     Document,
     Entity,
     Relationship,
-    ResolutionDecision,
     Validity,
 )
 from groundgate.knowledge.port import IngestBatch
@@ -92,7 +92,8 @@ class IngestPlan:
     names: dict[str, str]
     contradictions_declared: list[Contradiction]
     contradictions_detected: list[Contradiction]
-    resolution_log: list[ResolutionDecision]
+    scratch: Scratch
+    """The value statements (compared already) and the new resolution decisions."""
     chunks: int = 0
     """Chunks pass 2 has made so far."""
     relationships: int = 0
@@ -100,6 +101,15 @@ class IngestPlan:
     detector: Any = None
     """A detector of the gate's protocol that also reads the chunks at ingest (``detected.py``);
     ``None``: the lexical reading of value statements only."""
+
+    @property
+    def resolution_decisions(self) -> int:
+        """How many resolution decisions the ingest logs (the ones the store has not)."""
+        return self.scratch.decisions
+
+    def close(self) -> None:
+        """Let the scratch file go; ``parts`` cannot run after."""
+        self.scratch.close()
 
     @property
     def entities(self) -> int:
@@ -114,8 +124,8 @@ class IngestPlan:
     ) -> Iterator[IngestBatch]:
         """Pass 2: batches of ``batch_documents`` documents with their chunks, then the rest.
 
-        The rest (the entities, the register, the resolution log) comes in batches of at
-        most ``batch_documents`` entities too, the register and the log with the last.
+        The rest (the entities, the resolution log, the register) comes in batches of at
+        most ``batch_documents`` entities or decisions too, the register with the last.
         ``None``: ``PART_DOCUMENTS``.
 
         Raises:
@@ -155,11 +165,12 @@ class IngestPlan:
                 break
             yield IngestBatch(entities=group)
             group = after
+        for decisions in self.scratch.logged(size):
+            yield IngestBatch(resolution_log=decisions)
         yield IngestBatch(
             entities=group,
             relationships=edges,
             contradictions=[*self.contradictions_declared, *self.contradictions_detected],
-            resolution_log=self.resolution_log,
         )
 
     def _detected(self, read: list[tuple[Chunk, str, Validity]]) -> list[Contradiction]:

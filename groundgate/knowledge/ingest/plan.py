@@ -22,17 +22,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 from groundgate.errors import CorpusError
-from groundgate.knowledge.ingest.contradictions import detect_contradictions
+from groundgate.knowledge.ingest.contradictions import detect_contradictions, values_key
 from groundgate.knowledge.ingest.declared import read_contradiction, read_entity, read_relationship
 from groundgate.knowledge.ingest.extract import (
     IDENTIFIER,
-    ValueStatement,
     defined_terms,
     term_entity,
     value_statements,
@@ -40,7 +38,8 @@ from groundgate.knowledge.ingest.extract import (
 from groundgate.knowledge.ingest.files import read_text, walk_corpus
 from groundgate.knowledge.ingest.parts import DocumentRecord, IngestPlan, Progress
 from groundgate.knowledge.ingest.reader import Located, line_of_key, parse_document, read_knowledge
-from groundgate.knowledge.model import Contradiction, Entity, Relationship, ResolutionDecision
+from groundgate.knowledge.ingest.scratch import Scratch
+from groundgate.knowledge.model import Contradiction, Entity, Relationship
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.resolution import CandidateIndex, match_against
 
@@ -55,10 +54,23 @@ def plan_ingest(
 ) -> IngestPlan:
     """Pass 1: read and validate a folder; nothing is written.
 
+    The plan keeps the value statements and new resolution decisions in a temporary file
+    (``scratch.py``): ``IngestPlan.close`` lets it go.
+
     Raises:
         CorpusError: A file is malformed, or an id names nothing; names file and line.
     """
-    root = Path(root)
+    scratch = Scratch()
+    try:
+        return _plan(store, Path(root), scratch, now=now, progress=progress)
+    except BaseException:
+        scratch.close()
+        raise
+
+
+def _plan(
+    store: KnowledgeStore, root: Path, scratch: Scratch, *, now: datetime, progress: Progress | None
+) -> IngestPlan:
     if not root.is_dir():
         raise CorpusError(root, None, "no such folder" if not root.exists() else "not a folder")
     files = walk_corpus(root)
@@ -81,7 +93,8 @@ def plan_ingest(
             entity_lines[entity.id] = (path, item.line)
             id_lines[entity.id] = item.at("id")
 
-    reading = _Reading(CandidateIndex(entities.values()), set(store.resolution_log()))
+    scratch.know(store.resolution_log())
+    reading = _Reading(CandidateIndex(entities.values()), scratch)
     documents: dict[str, DocumentRecord] = {}
     file_names = Counter(path.stem for path in files.documents)
     for index, path in enumerate(files.documents, start=1):
@@ -100,8 +113,8 @@ def plan_ingest(
         if eid in documents:
             raise CorpusError(path, id_lines[eid], f"duplicate id {eid!r} (also in {documents[eid].path}:1)")
 
-    # Superseded documents end where their successor begins.
-    statements = reading.statements
+    # Superseded documents end where their successor begins (and so do their statements,
+    # which the detector dates by their document).
     for doc in documents.values():  # an end is set on the superseded, never on its successor
         for old_id in doc.supersedes:
             old = documents.get(old_id)
@@ -113,7 +126,6 @@ def plan_ingest(
                 )
             if old is not None and old.effective_to is None and doc.effective_from:
                 old.effective_to = doc.effective_from
-                statements[old_id] = [replace(s, validity=old.validity) for s in statements[old_id]]
 
     def known(eid: str) -> bool:
         return eid in entities or eid in documents or store.get_entity(eid) is not None
@@ -165,23 +177,23 @@ def plan_ingest(
         term_targets=reading.term_targets,
         names=_names(entities.values(), documents),
         contradictions_declared=declared,
-        contradictions_detected=_detect(documents, statements, declared, now),
-        resolution_log=reading.resolution_log,
+        contradictions_detected=_detect(documents, scratch, declared, now),
+        scratch=scratch,
     )
 
 
 class _Reading:
     """Pass 1 over one document at a time: what its body tells the whole corpus."""
 
-    def __init__(self, candidates: CandidateIndex, logged: set[ResolutionDecision]) -> None:
+    def __init__(self, candidates: CandidateIndex, scratch: Scratch) -> None:
         # Defined terms are resolved against the declared entities that share a word with
         # them (the others could only be logged as "below", see CandidateIndex).
         self.candidates = candidates
-        self.logged = logged
-        self.resolution_log: list[ResolutionDecision] = []
+        self.scratch = scratch
+        """Where the value statements and the new resolution decisions go (``scratch.py``)."""
         self.terms: dict[str, Entity] = {}
         self.term_targets: dict[str, list[str]] = {}
-        self.statements: dict[str, list[ValueStatement]] = {}
+        self._stated: set[str] = set()
         self._shared: dict[Any, Any] = {}
         """Equal owners, entity ids and dates of many records as one object each."""
 
@@ -194,15 +206,15 @@ class _Reading:
         for term, sentence in defined_terms(doc):
             matches, decisions = match_against(term, self.candidates.block(term))
             for decision in decisions:  # each decision is logged once, whatever re-ingests it
-                if decision not in self.logged:
-                    self.logged.add(decision)
-                    self.resolution_log.append(decision)
+                self.scratch.log(decision)
             target = matches[0].entity if matches else term_entity(term, sentence, doc)
             if not matches:
                 self.terms.setdefault(target.id, target)
             self.term_targets.setdefault(doc.id, []).append(target.id)
-        if doc.id not in self.statements:  # a duplicate id is refused by the caller
-            self.statements[doc.id] = value_statements(doc)  # after defined_terms: same sentences
+        if doc.id not in self._stated:  # a duplicate id is refused by the caller
+            self._stated.add(doc.id)
+            found = value_statements(doc)  # after defined_terms: the same sentences
+            self.scratch.add_statements(found, map(values_key, found))
         one = self._one
         return doc.id, DocumentRecord(
             where=str(path), shared_name=shared_name, text_hash=hash(text), title=doc.title,
@@ -244,7 +256,7 @@ def _names(entities: Iterable[Entity], documents: dict[str, DocumentRecord]) -> 
 
 def _detect(
     documents: dict[str, DocumentRecord],
-    statements: dict[str, list[ValueStatement]],
+    scratch: Scratch,
     declared: list[Contradiction],
     now: datetime,
 ) -> list[Contradiction]:
@@ -265,7 +277,8 @@ def _detect(
     # Views over the records, not dicts of every document: the detector looks up only the
     # documents of the statements it compares.
     return detect_contradictions(
-        (s for found in statements.values() for s in found),
+        scratch,
+        validity=_View(documents, lambda i, d: d.validity),
         titles=_View(documents, lambda i, d: d.title),
         related=related,
         covered=covered,
