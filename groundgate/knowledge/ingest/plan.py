@@ -39,7 +39,7 @@ from groundgate.knowledge.ingest.files import read_text, walk_corpus
 from groundgate.knowledge.ingest.parts import DocumentRecord, IngestPlan, Progress
 from groundgate.knowledge.ingest.reader import Located, line_of_key, parse_document, read_knowledge
 from groundgate.knowledge.ingest.scratch import Scratch
-from groundgate.knowledge.model import Contradiction, Entity, Relationship
+from groundgate.knowledge.model import Contradiction, Entity
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.resolution import CandidateIndex, match_against
 
@@ -141,13 +141,14 @@ def _plan(
                     record.path, line_of_key(record.path, "entities"), f"'entities' names unknown id {eid!r}"
                 )
 
-    edges: dict[str, Relationship] = {}
+    edge_ids: set[str] = set()
     for path, parsed in sections.items():
         for item in _taken(parsed, "relationships"):
             edge = read_relationship(item, path, now, known)
-            if edge.id in edges:
+            if edge.id in edge_ids:
                 raise CorpusError(path, item.line, f"duplicate relationship {edge.id!r}")
-            edges[edge.id] = edge
+            edge_ids.add(edge.id)
+            scratch.add_edge(edge)
 
     declared: list[Contradiction] = []
     entry_lines: dict[str, tuple[Path, int]] = {}
@@ -173,7 +174,7 @@ def _plan(
         documents=documents,
         declared_entities=list(entities.values()),
         extracted_entities=extracted,
-        declared_edges=edges,
+        declared_edges=edge_ids,
         term_targets=reading.term_targets,
         names=_names(entities.values(), documents),
         contradictions_declared=declared,
@@ -193,7 +194,6 @@ class _Reading:
         """Where the value statements and the new resolution decisions go (``scratch.py``)."""
         self.terms: dict[str, Entity] = {}
         self.term_targets: dict[str, list[str]] = {}
-        self._stated: set[str] = set()
         self._shared: dict[Any, Any] = {}
         """Equal owners, entity ids and dates of many records as one object each."""
 
@@ -211,14 +211,14 @@ class _Reading:
             if not matches:
                 self.terms.setdefault(target.id, target)
             self.term_targets.setdefault(doc.id, []).append(target.id)
-        if doc.id not in self._stated:  # a duplicate id is refused by the caller
-            self._stated.add(doc.id)
-            found = value_statements(doc)  # after defined_terms: the same sentences
-            self.scratch.add_statements(found, map(values_key, found))
+        # A duplicate id is refused by the caller (before anything is compared or written).
+        found = value_statements(doc)  # after defined_terms: the same sentences
+        self.scratch.add_statements(found, map(values_key, found))
+        self.scratch.describe(doc.id, doc.body[:240])
         one = self._one
         return doc.id, DocumentRecord(
             where=str(path), shared_name=shared_name, text_hash=hash(text), title=doc.title,
-            owner=one(doc.owner), description=doc.body[:240],
+            owner=one(doc.owner),
             entity_ids=tuple(one(e) for e in doc.entity_ids),
             supersedes=tuple(one(d) for d in doc.supersedes),
             effective_from=one(doc.effective_from), effective_to=one(doc.effective_to),

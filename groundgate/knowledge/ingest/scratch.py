@@ -1,10 +1,11 @@
 """What pass 1 collects for the whole corpus, kept in a temporary SQLite file, not in objects.
 
-An ingest compares every value statement of the corpus with the others and logs every new
-resolution decision: a million chunks state about 850,000 values, and as Python objects
-they alone were a fifth of the ingest's memory. ``Scratch`` holds them in a private
-temporary database (SQLite's ``""`` file name: a file of its own, deleted when closed,
-with a small page cache), and gives them back a unit, a group or a batch at a time.
+An ingest compares every value statement of the corpus with the others, logs every new
+resolution decision, and writes every declared relationship and document description
+only in pass 2: a million chunks state about 850,000 values, and as Python objects they
+alone were a fifth of the ingest's memory. ``Scratch`` holds them in a private temporary
+database (SQLite's ``""`` file name: a file of its own, deleted when closed, with a small
+page cache), and gives them back a unit, a group or a batch at a time.
 
 It is never the store: an ingest that fails, or is stopped, leaves the store as it was and
 the scratch file is gone with the connection.
@@ -12,13 +13,14 @@ the scratch file is gone with the connection.
 
 from __future__ import annotations
 
+import pickle
 import sqlite3
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from groundgate.knowledge.ingest.extract import ValueStatement
-from groundgate.knowledge.model import ResolutionDecision, trusted
+from groundgate.knowledge.model import Relationship, ResolutionDecision, trusted
 
 __all__ = ["Scratch", "StatementRow"]
 
@@ -39,6 +41,8 @@ CREATE TABLE decisions (
     new INTEGER NOT NULL,
     UNIQUE (mention, candidate_id, score, decision, zone, reason)
 );
+CREATE TABLE edges (id INTEGER PRIMARY KEY, edge BLOB NOT NULL);
+CREATE TABLE descriptions (id INTEGER PRIMARY KEY, doc_id TEXT NOT NULL, text TEXT NOT NULL);
 """
 
 
@@ -131,6 +135,26 @@ class Scratch:
             ):
                 found[sid] = StatementRow(sid, doc_id, sentence, vals, tuple(subject.split()))
         return found
+
+    # ---- declared relationships and document descriptions -------------------------------
+
+    def add_edge(self, edge: Relationship) -> None:
+        """Keep ``edge`` (pickled: it comes back the very object it was) after the others."""
+        self._conn.execute("INSERT INTO edges (edge) VALUES (?)", (pickle.dumps(edge),))
+
+    def edges(self, size: int) -> Iterator[list[Relationship]]:
+        """The edges in the order they were added, ``size`` at a time."""
+        cursor = self._conn.execute("SELECT edge FROM edges ORDER BY id")
+        while rows := cursor.fetchmany(size):
+            yield [pickle.loads(edge) for edge, in rows]
+
+    def describe(self, doc_id: str, text: str) -> None:
+        """Keep a document's description after the others."""
+        self._conn.execute("INSERT INTO descriptions (doc_id, text) VALUES (?, ?)", (doc_id, text))
+
+    def descriptions(self) -> Iterator[tuple[str, str]]:
+        """``(doc_id, description)`` in the order they were kept."""
+        yield from self._conn.execute("SELECT doc_id, text FROM descriptions ORDER BY id")
 
     # ---- resolution decisions -----------------------------------------------------------
 
