@@ -3,16 +3,20 @@
 Pass 1 (``plan_ingest``) reads and validates everything: the declared knowledge, then
 every document, from whose body it takes what the whole corpus needs (defined terms and
 their resolution, value statements) before letting the body go; then it ends superseded
-documents, checks every id and detects contradictions. It writes nothing, so a bad file
-stops the ingest before any write. Of each document it keeps a small ``DocumentRecord``.
+documents, checks every id and detects contradictions. It writes nothing to the store, so
+a bad file stops the ingest before any write. Of each document it keeps a small
+``DocumentRecord``; what else grows with the corpus (value statements, new resolution
+decisions, declared relationships, descriptions) goes to a temporary SQLite file of its
+own (``scratch.py``), never the store, and comes back a group or a batch at a time.
 
-Pass 2 (``IngestPlan.parts``) reads the documents again, ``PART_DOCUMENTS`` at a time,
-finds their mentions (which need every name of the corpus, known only after pass 1),
-chunks and embeds them, and yields each group as a batch with the edges its documents
-imply; the entities, the register and the resolution log come in a last batch (after
-every document, as ``apply`` writes them). A store that writes the parts in one
-transaction as they come (``StreamingWriter``) holds one group's bodies, chunks and
-edges, not the corpus's. A file that changed between the passes is an error.
+Pass 2 (``IngestPlan.parts``) yields the declared relationships first, ``PART_DOCUMENTS``
+at a time; then it reads the documents again, as many at a time, finds their mentions
+(which need every name of the corpus, known only after pass 1), chunks and embeds them,
+and yields each group as a batch with the edges its documents imply; the entities and the
+resolution log come after every document (as ``apply`` writes them), the register last.
+A store that writes the parts in one transaction as they come (``StreamingWriter``) holds
+one group's bodies, chunks and edges, not the corpus's. A file that changed between the
+passes is an error.
 
 For a corpus of at most ``PART_DOCUMENTS`` documents the records, and their order, are
 those of one batch built at once; for a larger one, edges are written group by group.
