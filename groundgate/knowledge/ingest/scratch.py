@@ -4,11 +4,12 @@ An ingest compares every value statement of the corpus with the others, logs eve
 resolution decision, and writes every declared relationship and document description
 only in pass 2: a million chunks state about 850,000 values, and as Python objects they
 alone were a fifth of the ingest's memory. ``Scratch`` holds them in a private temporary
-database (SQLite's ``""`` file name: a file of its own, deleted when closed, with a small
-page cache), and gives them back a unit, a group or a batch at a time.
+database (SQLite's ``""`` file name: a file of its own in SQLite's temporary directory,
+unlinked as soon as it is open, with a small page cache), and gives them back a unit, a
+group or a batch at a time.
 
-It is never the store: an ingest that fails, or is stopped, leaves the store as it was and
-the scratch file is gone with the connection.
+It is never the store: an ingest that fails, or is stopped, leaves the store as it was, and
+the scratch file goes with the connection or the process, however that ends.
 """
 
 from __future__ import annotations
