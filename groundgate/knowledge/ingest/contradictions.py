@@ -19,14 +19,15 @@ import hashlib
 import re
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from datetime import date, datetime
 
 from groundgate.knowledge.ingest.extract import ValueStatement
-from groundgate.knowledge.model import Contradiction, Position
+from groundgate.knowledge.ingest.scratch import Scratch, StatementRow
+from groundgate.knowledge.model import Contradiction, Position, Validity
 from groundgate.knowledge.text import stem
 
-__all__ = ["detect_contradictions", "detected_entry", "normal_value"]
+__all__ = ["detect_contradictions", "detected_entry", "normal_value", "values_key"]
 
 MIN_SHARED_WORDS = 3
 MAX_DIFFERENT_WORDS = 2
@@ -121,54 +122,71 @@ def _similar_pairs(subjects: list[tuple[str, ...]]) -> Iterator[tuple[int, int]]
             yield index, other
 
 
+def values_key(statement: ValueStatement) -> str:
+    """A statement's distinct values in one spelling, sorted: equal exactly when the sets are."""
+    return "\x1f".join(sorted({normal_value(statement.unit, v) for v in statement.values}))
+
+
 def _candidate_pairs(
-    unit: str, group: list[ValueStatement], about: Mapping[str, frozenset[str]]
+    scratch: Scratch, unit: str, about: Mapping[str, frozenset[str]]
 ) -> list[tuple[int, int]]:
-    """Pairs ``i < j`` of ``group``, in nested-loop order, that may conflict.
+    """Pairs ``i < j`` of statement ids of ``unit``, in nested-loop order, that may conflict.
 
     Statements with the same subject and the same values never conflict, so they are
     grouped first (boilerplate repeated across documents is one group); a subject with more
     than ``MAX_POSITIONS`` different values is many things' property and pairs with nothing. Pairs come only
     from two groups with different values and similar subjects, and only between
     statements whose documents are not about disjoint things (see ``subjects`` of
-    :func:`detect_contradictions`).
+    :func:`detect_contradictions`). Only those groups' statements are read back.
     """
-    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[int]] = {}
-    for index, statement in enumerate(group):
-        values = tuple(sorted({normal_value(unit, v) for v in statement.values}))
-        groups.setdefault((statement.subject, values), []).append(index)
-    values_of: Counter[tuple[str, ...]] = Counter(subject for subject, _ in groups)
-    keys = [key for key in groups if values_of[key[0]] <= MAX_POSITIONS]
+    keys: list[tuple[tuple[str, ...], str]] = []
+    members: list[str] = []
+    values_of: Counter[tuple[str, ...]] = Counter()
+    for subject, vals, ids in scratch.groups(unit):
+        keys.append((subject, vals))
+        members.append(ids)
+        values_of[subject] += 1
+    kept = [k for k, (subject, _) in enumerate(keys) if values_of[subject] <= MAX_POSITIONS]
+    doc_of: dict[int, str] = {}
+
+    def documents(group_ids: str) -> list[tuple[int, str]]:
+        ids = Scratch.ids(group_ids)
+        missing = [i for i in ids if i not in doc_of]
+        if missing:
+            doc_of.update(scratch.doc_ids(missing))
+        return [(i, doc_of[i]) for i in ids]
+
     pairs: list[tuple[int, int]] = []
-    for a, b in _similar_pairs([subject for subject, _ in keys]):
-        (left_subject, left_values), (right_subject, right_values) = keys[a], keys[b]
+    for a, b in _similar_pairs([keys[k][0] for k in kept]):
+        (left_subject, left_values), (right_subject, right_values) = keys[kept[a]], keys[kept[b]]
         if left_values == right_values or not _similar(left_subject, right_subject):
             continue
-        right = groups[keys[b]]
+        right = documents(members[kept[b]])
         by_topic: dict[str, list[int]] = defaultdict(list)
         open_ended: list[int] = []
-        for j in right:
-            topics = about.get(group[j].doc_id, frozenset())
+        for j, doc_id in right:
+            topics = about.get(doc_id, frozenset())
             if not topics:
                 open_ended.append(j)
             for topic in topics:
                 by_topic[topic].append(j)
-        for i in groups[keys[a]]:
-            topics = about.get(group[i].doc_id, frozenset())
+        for i, doc_id in documents(members[kept[a]]):
+            topics = about.get(doc_id, frozenset())
             if topics:
                 partners = set(open_ended)
                 for topic in topics:
                     partners.update(by_topic.get(topic, ()))
             else:
-                partners = set(right)
+                partners = {j for j, _ in right}
             pairs.extend((i, j) if i < j else (j, i) for j in partners)
     pairs.sort()
     return pairs
 
 
 def detect_contradictions(
-    statements: Iterable[ValueStatement],
+    scratch: Scratch,
     *,
+    validity: Mapping[str, Validity],
     related: set[frozenset[str]],
     covered: set[frozenset[str]],
     entity_ids: Mapping[str, tuple[str, ...]],
@@ -179,7 +197,8 @@ def detect_contradictions(
     """Open entries for conflicting value statements.
 
     Args:
-        statements: Value statements from every document of the ingest.
+        scratch: The value statements of every document of the ingest (``scratch.py``).
+        validity: Document id to its effective window (after supersession).
         related: Pairs of document ids where one supersedes the other (never conflicts).
         covered: Pairs of document ids already covered by a declared register entry.
         entity_ids: Document id to the entity ids it is about.
@@ -193,39 +212,56 @@ def detect_contradictions(
     """
     subjects = subjects or {}
     titles = titles or {}
-    by_unit: dict[str, list[ValueStatement]] = defaultdict(list)
-    for statement in statements:
-        by_unit[statement.unit].append(statement)
     found: dict[str, Contradiction] = {}
-    for unit, group in by_unit.items():
-        for i, j in _candidate_pairs(unit, group, subjects):
-            left, right = group[i], group[j]
-            pair = frozenset((left.doc_id, right.doc_id))
-            if len(pair) < 2 or pair in related or pair in covered:
-                continue
-            left_about = subjects.get(left.doc_id, frozenset())
-            right_about = subjects.get(right.doc_id, frozenset())
-            if left_about and right_about and not left_about & right_about:
-                continue
-            left_values = {normal_value(unit, v) for v in left.values}
-            if left_values == {normal_value(unit, v) for v in right.values}:
-                continue
-            if not left.validity.overlaps(right.validity):
-                continue
-            if not _similar(left.subject, right.subject):
-                continue
-            if (_PRONOUN_SUBJECT.search(left.sentence) or _PRONOUN_SUBJECT.search(right.sentence)) and (
-                _title_key(titles.get(left.doc_id, left.doc_id))
-                != _title_key(titles.get(right.doc_id, right.doc_id))
-            ):
-                continue  # each is about its own article's subject
-            entry = detected_entry(
-                readable_topic(left.sentence, set(left.subject) & set(right.subject)),
-                [(left.sentence, (left.doc_id,)), (right.sentence, (right.doc_id,))],
-                entity_ids=entity_ids, today=today,
-            )
-            found[entry.id] = entry
+    for unit in scratch.units():
+        pairs = _candidate_pairs(scratch, unit, subjects)
+        for start in range(0, len(pairs), _PAIRS_READ):
+            window = pairs[start : start + _PAIRS_READ]
+            rows = scratch.rows(sorted({i for pair in window for i in pair}))
+            for i, j in window:
+                conflict = _conflict(rows[i], rows[j], validity, related, covered, subjects, titles)
+                if conflict is not None:
+                    entry = detected_entry(*conflict, entity_ids=entity_ids, today=today)
+                    found[entry.id] = entry
     return sorted(found.values(), key=lambda c: c.id)
+
+
+_PAIRS_READ = 2_000
+"""Candidate pairs whose statements are read back at a time."""
+
+
+def _conflict(
+    left: StatementRow,
+    right: StatementRow,
+    validity: Mapping[str, Validity],
+    related: set[frozenset[str]],
+    covered: set[frozenset[str]],
+    subjects: Mapping[str, frozenset[str]],
+    titles: Mapping[str, str],
+) -> tuple[str, list[tuple[str, tuple[str, ...]]]] | None:
+    """The topic and positions of the disagreement between two statements, if they conflict."""
+    pair = frozenset((left.doc_id, right.doc_id))
+    if len(pair) < 2 or pair in related or pair in covered:
+        return None
+    left_about = subjects.get(left.doc_id, frozenset())
+    right_about = subjects.get(right.doc_id, frozenset())
+    if left_about and right_about and not left_about & right_about:
+        return None
+    if left.vals == right.vals:
+        return None
+    if not validity[left.doc_id].overlaps(validity[right.doc_id]):
+        return None
+    if not _similar(left.subject, right.subject):
+        return None
+    if (_PRONOUN_SUBJECT.search(left.sentence) or _PRONOUN_SUBJECT.search(right.sentence)) and (
+        _title_key(titles.get(left.doc_id, left.doc_id))
+        != _title_key(titles.get(right.doc_id, right.doc_id))
+    ):
+        return None  # each is about its own article's subject
+    return (
+        readable_topic(left.sentence, set(left.subject) & set(right.subject)),
+        [(left.sentence, (left.doc_id,)), (right.sentence, (right.doc_id,))],
+    )
 
 
 def detected_entry(

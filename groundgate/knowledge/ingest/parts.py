@@ -20,13 +20,13 @@ from groundgate.knowledge.ingest.chunking import chunk_document
 from groundgate.knowledge.ingest.extract import MentionIndex
 from groundgate.knowledge.ingest.files import read_text
 from groundgate.knowledge.ingest.reader import parse_document
+from groundgate.knowledge.ingest.scratch import Scratch
 from groundgate.knowledge.model import (
     Chunk,
     Contradiction,
     Document,
     Entity,
     Relationship,
-    ResolutionDecision,
     Validity,
 )
 from groundgate.knowledge.port import IngestBatch
@@ -55,7 +55,7 @@ class DocumentRecord:
     """``hash()`` of the file's text, to tell that pass 2 reads what pass 1 read."""
     title: str
     owner: str | None
-    description: str
+    """Its description (the body's opening) waits in the scratch file for pass 2's end."""
     entity_ids: tuple[str, ...]
     supersedes: tuple[str, ...]
     effective_from: date | None
@@ -85,14 +85,17 @@ class IngestPlan:
     """In reading order."""
     declared_entities: list[Entity]
     extracted_entities: list[Entity]
-    declared_edges: dict[str, Relationship]
-    """Emptied by ``parts``, which writes them with the first part."""
+    declared_edges: set[str]
+    """The ids of the declared relationships; the edges wait in ``scratch``, and ``parts``
+    writes them first, ``batch_documents`` at a time."""
     term_targets: dict[str, list[str]]
     """Document id to the entities its defined terms resolved to, in order."""
     names: dict[str, str]
     contradictions_declared: list[Contradiction]
     contradictions_detected: list[Contradiction]
-    resolution_log: list[ResolutionDecision]
+    scratch: Scratch
+    """The value statements (compared already), the new resolution decisions, the declared
+    relationships and the documents' descriptions."""
     chunks: int = 0
     """Chunks pass 2 has made so far."""
     relationships: int = 0
@@ -100,6 +103,15 @@ class IngestPlan:
     detector: Any = None
     """A detector of the gate's protocol that also reads the chunks at ingest (``detected.py``);
     ``None``: the lexical reading of value statements only."""
+
+    @property
+    def resolution_decisions(self) -> int:
+        """How many resolution decisions the ingest logs (the ones the store has not)."""
+        return self.scratch.decisions
+
+    def close(self) -> None:
+        """Let the scratch file go; ``parts`` cannot run after."""
+        self.scratch.close()
 
     @property
     def entities(self) -> int:
@@ -114,8 +126,8 @@ class IngestPlan:
     ) -> Iterator[IngestBatch]:
         """Pass 2: batches of ``batch_documents`` documents with their chunks, then the rest.
 
-        The rest (the entities, the register, the resolution log) comes in batches of at
-        most ``batch_documents`` entities too, the register and the log with the last.
+        The rest (the entities, the resolution log, the register) comes in batches of at
+        most ``batch_documents`` entities or decisions too, the register with the last.
         ``None``: ``PART_DOCUMENTS``.
 
         Raises:
@@ -124,26 +136,21 @@ class IngestPlan:
         size = PART_DOCUMENTS if batch_documents is None else batch_documents
         mentions = MentionIndex(self.names)
         ids = list(self.documents)
-        edges = list(self.declared_edges.values())
-        # Written with the first part and then let go; only their ids are needed after.
-        declared = set(self.declared_edges)
-        self.declared_edges.clear()
+        declared = self.declared_edges
+        for edges in self.scratch.edges(size):
+            self.relationships += len(edges)
+            yield IngestBatch(relationships=edges)
         read: list[tuple[Chunk, str, Validity]] = []  # what a detector reads, when one is given
         for start in range(0, len(ids), size):
             docs = [self._read_again(doc_id) for doc_id in ids[start : start + size]]
             done = start + len(docs)
             if progress:
                 progress("chunk", done, len(ids))
-            part = self._part(
-                docs, edges + self._edges(docs, mentions, declared), embedder, progress, done
-            )
+            part = self._part(docs, self._edges(docs, mentions, declared), embedder, progress, done)
             if self.detector is not None:
                 read.extend((c, self.documents[c.doc_id].title, self.documents[c.doc_id].validity)
                             for c in part.chunks)
             yield part
-            edges = []
-        if edges:  # a folder of declared knowledge only
-            self.relationships += len(edges)
         if self.detector is not None:
             self.contradictions_detected += self._detected(read)
         entities = chain(self.declared_entities, self._document_entities(), self.extracted_entities)
@@ -155,11 +162,11 @@ class IngestPlan:
                 break
             yield IngestBatch(entities=group)
             group = after
+        for decisions in self.scratch.logged(size):
+            yield IngestBatch(resolution_log=decisions)
         yield IngestBatch(
             entities=group,
-            relationships=edges,
             contradictions=[*self.contradictions_declared, *self.contradictions_detected],
-            resolution_log=self.resolution_log,
         )
 
     def _detected(self, read: list[tuple[Chunk, str, Validity]]) -> list[Contradiction]:
@@ -221,10 +228,11 @@ class IngestPlan:
         return list(edges.values())
 
     def _document_entities(self) -> Iterator[Entity]:
-        for doc_id, record in self.documents.items():
+        for doc_id, description in self.scratch.descriptions():
+            record = self.documents[doc_id]
             yield Entity(
                 id=doc_id, kind="document", name=record.title, owner=record.owner,
-                description=record.description, source_ids=(doc_id,), origin="document",
+                description=description, source_ids=(doc_id,), origin="document",
             )
 
     def _part(

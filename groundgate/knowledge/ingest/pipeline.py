@@ -58,7 +58,10 @@ def build_batch(
     """
     with _cyclic_gc_paused():
         plan = plan_ingest(store, Path(root), now=now, progress=progress)
-        batch = _merged(plan.parts(embedder=embedder, progress=progress))
+        try:
+            batch = _merged(plan.parts(embedder=embedder, progress=progress))
+        finally:
+            plan.close()
     return batch, _report(plan, WriteReport(0, 0, 0, 0, 0, 0, 0))
 
 
@@ -96,10 +99,13 @@ def ingest(
         plan = plan_ingest(store, Path(root), now=moment, progress=progress)
         plan.detector = detector
         parts = plan.parts(embedder=embedder, progress=progress, batch_documents=batch_documents)
-        if isinstance(store, StreamingWriter):
-            written = store.apply_parts(parts, now=moment)
-        else:
-            written = store.apply(_merged(parts), now=moment)
+        try:
+            if isinstance(store, StreamingWriter):
+                written = store.apply_parts(parts, now=moment)
+            else:
+                written = store.apply(_merged(parts), now=moment)
+        finally:
+            plan.close()
     return _report(plan, written)
 
 
@@ -127,7 +133,7 @@ def _report(plan: IngestPlan, written: WriteReport) -> IngestReport:
         relationships=plan.relationships,
         contradictions_declared=len(plan.contradictions_declared),
         contradictions_detected=len(plan.contradictions_detected),
-        resolution_decisions=len(plan.resolution_log),
+        resolution_decisions=plan.resolution_decisions,
         write=written,
         skipped=plan.skipped,
     )

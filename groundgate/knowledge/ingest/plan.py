@@ -3,16 +3,20 @@
 Pass 1 (``plan_ingest``) reads and validates everything: the declared knowledge, then
 every document, from whose body it takes what the whole corpus needs (defined terms and
 their resolution, value statements) before letting the body go; then it ends superseded
-documents, checks every id and detects contradictions. It writes nothing, so a bad file
-stops the ingest before any write. Of each document it keeps a small ``DocumentRecord``.
+documents, checks every id and detects contradictions. It writes nothing to the store, so
+a bad file stops the ingest before any write. Of each document it keeps a small
+``DocumentRecord``; what else grows with the corpus (value statements, new resolution
+decisions, declared relationships, descriptions) goes to a temporary SQLite file of its
+own (``scratch.py``), never the store, and comes back a group or a batch at a time.
 
-Pass 2 (``IngestPlan.parts``) reads the documents again, ``PART_DOCUMENTS`` at a time,
-finds their mentions (which need every name of the corpus, known only after pass 1),
-chunks and embeds them, and yields each group as a batch with the edges its documents
-imply; the entities, the register and the resolution log come in a last batch (after
-every document, as ``apply`` writes them). A store that writes the parts in one
-transaction as they come (``StreamingWriter``) holds one group's bodies, chunks and
-edges, not the corpus's. A file that changed between the passes is an error.
+Pass 2 (``IngestPlan.parts``) yields the declared relationships first, ``PART_DOCUMENTS``
+at a time; then it reads the documents again, as many at a time, finds their mentions
+(which need every name of the corpus, known only after pass 1), chunks and embeds them,
+and yields each group as a batch with the edges its documents imply; the entities and the
+resolution log come after every document (as ``apply`` writes them), the register last.
+A store that writes the parts in one transaction as they come (``StreamingWriter``) holds
+one group's bodies, chunks and edges, not the corpus's. A file that changed between the
+passes is an error.
 
 For a corpus of at most ``PART_DOCUMENTS`` documents the records, and their order, are
 those of one batch built at once; for a larger one, edges are written group by group.
@@ -22,17 +26,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 from groundgate.errors import CorpusError
-from groundgate.knowledge.ingest.contradictions import detect_contradictions
+from groundgate.knowledge.ingest.contradictions import detect_contradictions, values_key
 from groundgate.knowledge.ingest.declared import read_contradiction, read_entity, read_relationship
 from groundgate.knowledge.ingest.extract import (
     IDENTIFIER,
-    ValueStatement,
     defined_terms,
     term_entity,
     value_statements,
@@ -40,7 +42,8 @@ from groundgate.knowledge.ingest.extract import (
 from groundgate.knowledge.ingest.files import read_text, walk_corpus
 from groundgate.knowledge.ingest.parts import DocumentRecord, IngestPlan, Progress
 from groundgate.knowledge.ingest.reader import Located, line_of_key, parse_document, read_knowledge
-from groundgate.knowledge.model import Contradiction, Entity, Relationship, ResolutionDecision
+from groundgate.knowledge.ingest.scratch import Scratch
+from groundgate.knowledge.model import Contradiction, Entity
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.resolution import CandidateIndex, match_against
 
@@ -55,10 +58,23 @@ def plan_ingest(
 ) -> IngestPlan:
     """Pass 1: read and validate a folder; nothing is written.
 
+    The plan keeps the value statements and new resolution decisions in a temporary file
+    (``scratch.py``): ``IngestPlan.close`` lets it go.
+
     Raises:
         CorpusError: A file is malformed, or an id names nothing; names file and line.
     """
-    root = Path(root)
+    scratch = Scratch()
+    try:
+        return _plan(store, Path(root), scratch, now=now, progress=progress)
+    except BaseException:
+        scratch.close()
+        raise
+
+
+def _plan(
+    store: KnowledgeStore, root: Path, scratch: Scratch, *, now: datetime, progress: Progress | None
+) -> IngestPlan:
     if not root.is_dir():
         raise CorpusError(root, None, "no such folder" if not root.exists() else "not a folder")
     files = walk_corpus(root)
@@ -81,7 +97,8 @@ def plan_ingest(
             entity_lines[entity.id] = (path, item.line)
             id_lines[entity.id] = item.at("id")
 
-    reading = _Reading(CandidateIndex(entities.values()), set(store.resolution_log()))
+    scratch.know(store.resolution_log())
+    reading = _Reading(CandidateIndex(entities.values()), scratch)
     documents: dict[str, DocumentRecord] = {}
     file_names = Counter(path.stem for path in files.documents)
     for index, path in enumerate(files.documents, start=1):
@@ -100,8 +117,8 @@ def plan_ingest(
         if eid in documents:
             raise CorpusError(path, id_lines[eid], f"duplicate id {eid!r} (also in {documents[eid].path}:1)")
 
-    # Superseded documents end where their successor begins.
-    statements = reading.statements
+    # Superseded documents end where their successor begins (and so do their statements,
+    # which the detector dates by their document).
     for doc in documents.values():  # an end is set on the superseded, never on its successor
         for old_id in doc.supersedes:
             old = documents.get(old_id)
@@ -113,7 +130,6 @@ def plan_ingest(
                 )
             if old is not None and old.effective_to is None and doc.effective_from:
                 old.effective_to = doc.effective_from
-                statements[old_id] = [replace(s, validity=old.validity) for s in statements[old_id]]
 
     def known(eid: str) -> bool:
         return eid in entities or eid in documents or store.get_entity(eid) is not None
@@ -129,13 +145,14 @@ def plan_ingest(
                     record.path, line_of_key(record.path, "entities"), f"'entities' names unknown id {eid!r}"
                 )
 
-    edges: dict[str, Relationship] = {}
+    edge_ids: set[str] = set()
     for path, parsed in sections.items():
         for item in _taken(parsed, "relationships"):
             edge = read_relationship(item, path, now, known)
-            if edge.id in edges:
+            if edge.id in edge_ids:
                 raise CorpusError(path, item.line, f"duplicate relationship {edge.id!r}")
-            edges[edge.id] = edge
+            edge_ids.add(edge.id)
+            scratch.add_edge(edge)
 
     declared: list[Contradiction] = []
     entry_lines: dict[str, tuple[Path, int]] = {}
@@ -161,27 +178,26 @@ def plan_ingest(
         documents=documents,
         declared_entities=list(entities.values()),
         extracted_entities=extracted,
-        declared_edges=edges,
+        declared_edges=edge_ids,
         term_targets=reading.term_targets,
         names=_names(entities.values(), documents),
         contradictions_declared=declared,
-        contradictions_detected=_detect(documents, statements, declared, now),
-        resolution_log=reading.resolution_log,
+        contradictions_detected=_detect(documents, scratch, declared, now),
+        scratch=scratch,
     )
 
 
 class _Reading:
     """Pass 1 over one document at a time: what its body tells the whole corpus."""
 
-    def __init__(self, candidates: CandidateIndex, logged: set[ResolutionDecision]) -> None:
+    def __init__(self, candidates: CandidateIndex, scratch: Scratch) -> None:
         # Defined terms are resolved against the declared entities that share a word with
         # them (the others could only be logged as "below", see CandidateIndex).
         self.candidates = candidates
-        self.logged = logged
-        self.resolution_log: list[ResolutionDecision] = []
+        self.scratch = scratch
+        """Where the value statements and the new resolution decisions go (``scratch.py``)."""
         self.terms: dict[str, Entity] = {}
         self.term_targets: dict[str, list[str]] = {}
-        self.statements: dict[str, list[ValueStatement]] = {}
         self._shared: dict[Any, Any] = {}
         """Equal owners, entity ids and dates of many records as one object each."""
 
@@ -194,19 +210,19 @@ class _Reading:
         for term, sentence in defined_terms(doc):
             matches, decisions = match_against(term, self.candidates.block(term))
             for decision in decisions:  # each decision is logged once, whatever re-ingests it
-                if decision not in self.logged:
-                    self.logged.add(decision)
-                    self.resolution_log.append(decision)
+                self.scratch.log(decision)
             target = matches[0].entity if matches else term_entity(term, sentence, doc)
             if not matches:
                 self.terms.setdefault(target.id, target)
             self.term_targets.setdefault(doc.id, []).append(target.id)
-        if doc.id not in self.statements:  # a duplicate id is refused by the caller
-            self.statements[doc.id] = value_statements(doc)  # after defined_terms: same sentences
+        # A duplicate id is refused by the caller (before anything is compared or written).
+        found = value_statements(doc)  # after defined_terms: the same sentences
+        self.scratch.add_statements(found, map(values_key, found))
+        self.scratch.describe(doc.id, doc.body[:240])
         one = self._one
         return doc.id, DocumentRecord(
             where=str(path), shared_name=shared_name, text_hash=hash(text), title=doc.title,
-            owner=one(doc.owner), description=doc.body[:240],
+            owner=one(doc.owner),
             entity_ids=tuple(one(e) for e in doc.entity_ids),
             supersedes=tuple(one(d) for d in doc.supersedes),
             effective_from=one(doc.effective_from), effective_to=one(doc.effective_to),
@@ -244,7 +260,7 @@ def _names(entities: Iterable[Entity], documents: dict[str, DocumentRecord]) -> 
 
 def _detect(
     documents: dict[str, DocumentRecord],
-    statements: dict[str, list[ValueStatement]],
+    scratch: Scratch,
     declared: list[Contradiction],
     now: datetime,
 ) -> list[Contradiction]:
@@ -265,7 +281,8 @@ def _detect(
     # Views over the records, not dicts of every document: the detector looks up only the
     # documents of the statements it compares.
     return detect_contradictions(
-        (s for found in statements.values() for s in found),
+        scratch,
+        validity=_View(documents, lambda i, d: d.validity),
         titles=_View(documents, lambda i, d: d.title),
         related=related,
         covered=covered,
