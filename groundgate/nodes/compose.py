@@ -15,7 +15,7 @@ from groundgate.graph.state import AgentState
 from groundgate.reading import INSUFFICIENT_MARK, Reading
 from groundgate.reading.transcript import read_transcript
 from groundgate.tools.envelope import read_envelopes
-from groundgate.tools.steps import ToolStep, read_steps
+from groundgate.tools.steps import cut_notes, read_steps
 
 __all__ = ["INSUFFICIENT_MARK", "compose", "draft_answer", "model_failed_note", "with_trace_reason"]
 
@@ -134,12 +134,9 @@ def compose(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     if model_error:
         notes = (model_failed_note(model_error), *draft.insufficient)
         draft = draft.model_copy(update={"insufficient": notes})
-    for step in read_steps(state.get("steps") or []):
-        if isinstance(step, ToolStep) and step.capped:
-            capped = step.capped
-            note = (f"only the first {capped.ran} of {capped.asked} tool calls of round "
-                    f"{step.round} were run (a round runs at most {capped.ran})")
-            draft = draft.model_copy(update={"insufficient": (*draft.insufficient, note)})
+    cuts = cut_notes(read_steps(state.get("steps") or []))
+    if cuts:
+        draft = draft.model_copy(update={"insufficient": (*draft.insufficient, *cuts)})
     extras: dict[str, Any] = {
         **draft.extras,
         "draft_source": source, "draft_text": (model_text or text)[: MAX_ANSWER_CHARS * 2],

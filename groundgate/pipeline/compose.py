@@ -24,6 +24,7 @@ from groundgate.nodes.prompt import question_message
 from groundgate.pipeline.context import PipelineContext, PipelineState
 from groundgate.pipeline.rerank import ranked_transcript, state_transcript
 from groundgate.reading.transcript import Transcript
+from groundgate.tools.steps import cut_notes, read_steps
 
 __all__ = ["ANSWER_RULES", "answer", "bundle_text"]
 
@@ -118,6 +119,9 @@ def answer(state: PipelineState, runtime: Runtime[PipelineContext]) -> dict[str,
             source = "extractive"
     if failure and bound_tripped is None:
         draft = draft.model_copy(update={"insufficient": (model_failed_note(failure), *draft.insufficient)})
+    cuts = cut_notes(read_steps(state.get("steps") or []))
+    if cuts:
+        draft = draft.model_copy(update={"insufficient": (*draft.insufficient, *cuts)})
     extras = {
         **draft.extras,
         "draft_source": source,

@@ -8,6 +8,7 @@ through ``read_steps``, never by string keys.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -15,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from groundgate.tools.envelope import Envelope
 
-__all__ = ["Capped", "Hit", "ModelStep", "Step", "ToolStep", "read_steps"]
+__all__ = ["Capped", "Hit", "ModelStep", "Step", "ToolStep", "cut_notes", "read_steps"]
 
 
 class _Step(BaseModel):
@@ -53,7 +54,7 @@ class Capped(BaseModel):
 class ToolStep(_Step):
     """One tool call: what was asked, what came back (ids, scores, sources), flags and cost."""
 
-    _omitted_when_none = frozenset({"capped", "lane"})
+    _omitted_when_none = frozenset({"capped", "omitted", "lane"})
 
     kind: Literal["tool"] = "tool"
     round: int
@@ -74,6 +75,8 @@ class ToolStep(_Step):
     ms: float
     capped: Capped | None = None
     """Set on a round's first step when the round's calls were cut to the bound."""
+    omitted: int | None = None
+    """Results left out of what the model was sent, past what one result may send it."""
     lane: str | None = None
     """``pipeline`` or ``agent``, in a router's merged trace."""
 
@@ -83,6 +86,7 @@ class ToolStep(_Step):
 
         ``shown`` is ``envelope.for_model()`` when the caller has it already (it is not cheap).
         """
+        text = envelope.for_model() if shown is None else shown
         return cls(
             round=round_no,
             call_id=envelope.call_id,
@@ -94,8 +98,9 @@ class ToolStep(_Step):
             source_ids=envelope.source_ids,
             insufficient=envelope.insufficient,
             error=envelope.error,
-            tokens=len(envelope.for_model() if shown is None else shown) // 4,
+            tokens=len(text) // 4,
             ms=envelope.ms,
+            omitted=_omitted(text),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -104,6 +109,30 @@ class ToolStep(_Step):
         data["source_ids"] = list(self.source_ids)
         data["hits"] = [dict(h) for h in data["hits"]]
         return data
+
+
+def cut_notes(steps: Iterable[ToolStep | ModelStep]) -> tuple[str, ...]:
+    """What a bound cut from the run's rounds, in a person's words (for "What I cannot say")."""
+    notes: list[str] = []
+    for step in steps:
+        if isinstance(step, ToolStep) and step.capped:
+            notes.append(f"only the first {step.capped.ran} of {step.capped.asked} tool calls of round "
+                         f"{step.round} were run (a round runs at most {step.capped.ran})")
+        if isinstance(step, ToolStep) and step.omitted:
+            notes.append(f"{step.omitted} of {step.results} results of {step.tool} (round {step.round}) "
+                         "were not read: more than one result may send")
+    return tuple(notes)
+
+
+def _omitted(shown: str) -> int | None:
+    """How many results ``shown`` (a ``for_model()`` text) says it left out for size."""
+    if '"omitted"' not in shown:
+        return None
+    try:
+        count = json.loads(shown).get("omitted")
+    except ValueError:
+        return None
+    return count if isinstance(count, int) and count > 0 else None
 
 
 class ModelStep(_Step):

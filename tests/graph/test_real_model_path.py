@@ -314,3 +314,26 @@ def test_a_walk_read_on_its_own_describes_every_node(bundled_store):
     assert len(ids) > len(set(ids)), "the walk reaches some node twice"
     for body in (json.loads(walk.for_model()), full_view(walk)):
         assert all({"title", "kind", "text"} <= set(r) for r in body["results"])
+
+
+def test_results_the_model_was_not_sent_for_size_are_said_in_the_answer(bundled_store):
+    from groundgate.tools.envelope import Envelope, ResultItem
+    from groundgate.tools.registry import execute
+
+    def run_tool(name, args, deps, *, allowed, call_id=""):
+        if name != "search_evidence":
+            return execute(name, args, deps, allowed=allowed, call_id=call_id)
+        items = [ResultItem(id=f"INS-SYN-028#{i}", title="Subsidence", kind="claims_guidance",
+                            snippet="The subsidence excess is GBP 1,000. " + "More guidance. " * 20,
+                            score=1 - i / 100, source_ids=("INS-SYN-028",)) for i in range(60)]
+        return Envelope.of(name, items, args=args, empty_reason="").model_copy(update={"call_id": call_id})
+
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "subsidence excess"})]),
+        answer("The subsidence excess is GBP 1,000. [INS-SYN-028]"),
+    ])
+    out = build_agent(bundled_store, model, run_tool=run_tool).invoke({"question": Q})
+    step = [s for s in _steps(out, "tool")][0]
+    assert 0 < step["omitted"] < 60
+    said = f"{step['omitted']} of 60 results of search_evidence (round 1) were not read"
+    assert said in out["answer"]["text"]

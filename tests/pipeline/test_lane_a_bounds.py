@@ -1,6 +1,8 @@
 """Lane A obeys the run's ``Bounds`` as the agent does, and the answer says which bound tripped."""
 
 
+import time
+
 import pytest
 
 from groundgate.ask import RunResult
@@ -75,3 +77,17 @@ def test_a_model_that_fails_is_a_run_error_not_misuse(bundled_store):
     assert isinstance(error, ModelUnavailable) and isinstance(error, RunError)
     assert not isinstance(error, ConfigError), "an outage does not read as a configuration mistake"
     assert error.purpose == "answer" and "connection refused" in error.error
+
+
+def test_lane_a_holds_the_wall_clock_around_its_answer_model(bundled_store):
+    # A model slower than the whole run's wall clock: lane A answers without waiting for it.
+    def slow(messages):
+        time.sleep(1.5)
+        return answer("The subsidence excess is GBP 1,000. [INS-SYN-028]")
+
+    started = time.perf_counter()
+    graph = build_pipeline(bundled_store, ScriptedChatModel(script=[slow]), bounds=Bounds(wall_clock_s=0.3))
+    out = graph.invoke({"question": "What is the subsidence excess?"})
+    assert time.perf_counter() - started < 1.4, "the run waited for the slow call"
+    assert out["answer"]["bound_tripped"]["bound"] == "wall_clock"
+    assert "wall_clock bound" in out["answer"]["text"]
