@@ -17,7 +17,7 @@ from langgraph.runtime import Runtime
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
 from groundgate.tools.base import ToolDeps
-from groundgate.tools.envelope import Envelope, error_envelope, read_envelopes
+from groundgate.tools.envelope import Envelope, described, error_envelope, read_envelopes
 from groundgate.tools.steps import Capped, ToolStep
 
 __all__ = ["run_round", "tool_call"]
@@ -54,14 +54,9 @@ def _shown_before(state: AgentState) -> tuple[frozenset[str], frozenset[str]]:
     sent: frozenset[str] = frozenset()
     walked: frozenset[str] = frozenset()
     for envelope in read_envelopes(state.get("envelopes") or []):
-        sent, walked = _after(envelope, sent, walked)
+        passages, nodes = described(envelope.for_model(sent, walked))
+        sent, walked = sent | passages, walked | nodes
     return sent, walked
-
-
-def _after(
-    envelope: Envelope, sent: frozenset[str], walked: frozenset[str]
-) -> tuple[frozenset[str], frozenset[str]]:
-    return sent | envelope.sent_ids(sent, walked), walked | envelope.walked_ids(sent, walked)
 
 
 def run_round(
@@ -113,7 +108,7 @@ def tool_call(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     for envelope in envelopes:
         # Siblings of one round read in order: a node the first walk described, the second lists by id.
         shown.append(envelope.for_model(sent, walked))
-        walked = walked | envelope.walked_ids(sent, walked)
+        walked = walked | described(shown[-1])[1]
     messages: list[AnyMessage] = [
         ToolMessage(content=content, tool_call_id=envelope.call_id, name=envelope.tool,
                     status="error" if envelope.error else "success")

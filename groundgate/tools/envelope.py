@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.knowledge.model import Validity
 
-__all__ = ["Envelope", "ResultItem", "TimeFilter", "error_envelope", "read_envelopes"]
+__all__ = ["Envelope", "ResultItem", "TimeFilter", "described", "error_envelope", "read_envelopes"]
 
 SNIPPET_CHARS_FOR_MODEL = 360
 """Passages are cut to this many characters for the model (whole documents: 4,000)."""
@@ -159,23 +159,11 @@ class Envelope(_Model):
     def sent_ids(
         self, sent: frozenset[str] = frozenset(), walked: frozenset[str] = frozenset()
     ) -> frozenset[str]:
-        """Ids of the passages ``for_model(sent)`` sends in full (what a later result need not repeat).
+        """Ids of the passages ``for_model(sent, walked)`` sends in full (a later result lists them by id).
 
         Results left out for size, and walked paths, are not counted.
         """
-        if self.error or not self.results:
-            return frozenset()
-        shown = json.loads(self.for_model(sent, walked)).get("results") or []
-        return frozenset(e["id"] for e in shown if "text" in e and "path" not in e)
-
-    def walked_ids(
-        self, sent: frozenset[str] = frozenset(), walked: frozenset[str] = frozenset()
-    ) -> frozenset[str]:
-        """Ids of the walked nodes ``for_model(sent, walked)`` describes (title and text)."""
-        if self.error or not self.results or not any(item.path for item in self.results):
-            return frozenset()
-        shown = json.loads(self.for_model(sent, walked)).get("results") or []
-        return frozenset(e["id"] for e in shown if "text" in e and "path" in e)
+        return described(self.for_model(sent, walked))[0]
 
     def digest(self) -> str:
         """A short stable fingerprint of what the tool returned (ids and scores)."""
@@ -183,6 +171,17 @@ class Envelope(_Model):
             [self.error, self.insufficient, [(r.id, round(r.score, 4)) for r in self.results]]
         )
         return hashlib.sha256(key.encode()).hexdigest()[:12]
+
+
+def described(shown: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What a ``for_model()`` text describes in full: (passage ids, walked node ids).
+
+    A later result in the same conversation lists these by id (``sent``, ``walked``).
+    """
+    results = json.loads(shown).get("results") or []
+    passages = frozenset(e["id"] for e in results if "text" in e and "path" not in e)
+    nodes = frozenset(e["id"] for e in results if "text" in e and "path" in e)
+    return passages, nodes
 
 
 def error_envelope(tool: str, message: str, *, args: dict[str, Any] | None = None,
