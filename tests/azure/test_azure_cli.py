@@ -77,7 +77,7 @@ def test_provision_ingest_and_ask_over_azure_match_the_embedded_backend(bundled_
         assert "documents      30 (30 written, 0 unchanged)" in ingested.output
         again = runner.invoke(app, ["ingest", "--backend", "azure"], env=env)
         assert "documents      30 (0 written, 30 unchanged)" in again.output, again.output
-        assert "(0 written, 0 retired)" in again.output
+        assert "(0 written, 0 retired)" in again.output, again.output
 
         asked = runner.invoke(app, ["azure", "ask", QUESTION, "--mode", "agent", "--json"], env=env)
         assert asked.exit_code == 0, asked.output
