@@ -140,6 +140,9 @@ write_env() {
     echo "export GROUNDGATE_AZURE_COSMOS_KEY=$COSMOS_KEY"
     echo "export GROUNDGATE_AZURE_COSMOS_CA_FILE=$CACHE/cosmos/cert.pem"
     echo "export GROUNDGATE_AZURE_GREMLIN_URL=ws://$HOST:$GREMLIN_PORT/gremlin"
+    # TinkerGraph (the Gremlin stand-in) corrupts a vertex's edge set under concurrent
+    # writes ("Index 2999 out of bounds for length 2999" from its HashSet): write one at a time.
+    echo "export GROUNDGATE_AZURE_WRITE_CONCURRENCY=1"
   } >"$ENV_FILE"
 }
 

@@ -105,6 +105,7 @@ def local_settings() -> AzureSettings:
         vector_dimensions=256,
         timeout_s=10.0,
         retry=FAST_RETRY,
+        write_concurrency=1,  # TinkerGraph's edge sets are not safe for concurrent writes
     )
 
 

@@ -38,6 +38,15 @@ def test_missing_endpoints_and_bad_numbers_are_config_errors_naming_the_variable
         AzureSettings.from_env(ENV).with_changes(gremlin_partition_key="id")
 
 
+def test_write_concurrency_comes_from_the_environment_and_must_be_positive():
+    assert AzureSettings.from_env(ENV).write_concurrency == 4
+    assert AzureSettings.from_env({**ENV, "GROUNDGATE_AZURE_WRITE_CONCURRENCY": "1"}).write_concurrency == 1
+    with pytest.raises(ConfigError, match="GROUNDGATE_AZURE_WRITE_CONCURRENCY"):
+        AzureSettings.from_env({**ENV, "GROUNDGATE_AZURE_WRITE_CONCURRENCY": "two"})
+    with pytest.raises(ConfigError, match="write_concurrency"):
+        AzureSettings.from_env({**ENV, "GROUNDGATE_AZURE_WRITE_CONCURRENCY": "0"})
+
+
 def test_importing_the_backend_imports_no_sdk_and_reads_no_environment():
     code = (
         "import sys, os; os.environ.clear(); "

@@ -67,7 +67,8 @@ class AzureSettings:
     retry: RetrySettings = field(default_factory=RetrySettings)
     """Backoff on 429 and 503."""
     write_concurrency: int = 4
-    """Parallel requests while ingesting."""
+    """Parallel requests while ingesting. ``1`` for a TinkerGraph Gremlin Server (the local
+    stand-in), whose vertices' edge sets are not safe for concurrent writes."""
 
     def __post_init__(self) -> None:
         for name in ("search_endpoint", "cosmos_endpoint", "gremlin_url"):
@@ -75,6 +76,8 @@ class AzureSettings:
                 raise ConfigError(f"AzureSettings.{name} is required")
         if self.vector_dimensions < 1:
             raise ConfigError("AzureSettings.vector_dimensions must be positive")
+        if self.write_concurrency < 1:
+            raise ConfigError("AzureSettings.write_concurrency must be positive")
         if self.gremlin_partition_key in ("id", "label", "eid"):
             raise ConfigError("the Gremlin partition key property must not be 'id', 'label' or 'eid'")
 
@@ -137,6 +140,7 @@ class AzureSettings:
             gremlin_username=text("gremlin_username"),
             gremlin_key=text("gremlin_key"),
             gremlin_partition_key=text("gremlin_partition_key") or "pk",
+            write_concurrency=number("write_concurrency", 4),
         )
 
 
@@ -155,6 +159,7 @@ ENV_NAMES: dict[str, str] = {
     "gremlin_username": "GROUNDGATE_AZURE_GREMLIN_USERNAME",
     "gremlin_key": "GROUNDGATE_AZURE_GREMLIN_KEY",
     "gremlin_partition_key": "GROUNDGATE_AZURE_GREMLIN_PARTITION_KEY",
+    "write_concurrency": "GROUNDGATE_AZURE_WRITE_CONCURRENCY",
 }
 """Setting name to environment variable, as ``from_env`` reads them."""
 
