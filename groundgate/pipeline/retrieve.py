@@ -45,6 +45,8 @@ def full_view(envelope: Envelope) -> dict[str, Any]:
     body = json.loads(envelope.for_model())
     for entry, item in zip(body.get("results") or [], envelope.results, strict=True):
         entry["text"] = item.snippet
+        if item.source_ids:
+            entry["sources"] = list(item.source_ids)
     return body
 
 

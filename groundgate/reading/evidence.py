@@ -214,7 +214,9 @@ def _item_sentences(step: Step, item: dict[str, Any]) -> list[tuple[str, str, st
         return [("", "", f"{day}: {text.rstrip('.')}.")] if text else []
     if step.name in ("resolve_entity", "search_knowledge", "traverse") and kind != "document":
         return [("", "", _with_subject(title, s)) for _, _, s in split_sections(text)[:3]]
-    heading = title.split(" › ", 1)[1] if " › " in title else ""
+    document, _, heading = title.partition(" › ")
+    if not heading and step.name == "search_evidence":
+        heading = document  # its only heading restated the document's title (``shown_title``)
     parts = split_sections(text, heading.split(" > ")[-1])
     if step.name not in ("search_evidence", "get_source") and parts and not _TERMINAL.search(
         parts[-1][2]

@@ -119,7 +119,13 @@ def _parse(content: Any) -> dict[str, Any]:
         body = json.loads(content)
     except (TypeError, ValueError):
         return {"text": str(content)}
-    return body if isinstance(body, dict) else {"results": body}
+    body = body if isinstance(body, dict) else {"results": body}
+    for item in body.get("results") or ():
+        # a passage is sent without the document it is part of: its id says it (``for_model``)
+        passage = isinstance(item, dict) and "#" in str(item.get("id", "")) and "title" in item
+        if passage and "sources" not in item:
+            item["sources"] = [str(item["id"]).split("#", 1)[0]]
+    return body
 
 
 def read_transcript(messages: Sequence[BaseMessage]) -> Transcript:

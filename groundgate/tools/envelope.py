@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
@@ -17,13 +18,36 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.knowledge.model import Validity
 
-__all__ = ["Envelope", "ResultItem", "TimeFilter", "described", "error_envelope", "read_envelopes"]
+__all__ = [
+    "Envelope", "ResultItem", "TimeFilter", "described", "error_envelope", "read_envelopes", "shown_title",
+]
 
 SNIPPET_CHARS_FOR_MODEL = 360
 """Passages are cut to this many characters for the model (whole documents: 4,000)."""
 SOURCE_CHARS_FOR_MODEL = 4000
 ENVELOPE_CHARS_FOR_MODEL = 12_000
 """What one tool result may send the model; past it the lowest-ranked results are left out, and it says so."""
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
+
+
+def shown_title(title: str) -> str:
+    """A passage's ``document › heading > ...`` title without a first heading that repeats the document's.
+
+    Many documents open with their title as a heading (without front matter, that heading
+    is the title): sent with every passage, it would be paid for twice. A heading that
+    only shares words with the title stays: the reader takes a sentence's subject from it.
+    """
+    document, sep, path = title.partition(" › ")
+    if not sep:
+        return title
+    first, _, rest = path.partition(" > ")
+    a, b = _words(document), _words(first)
+    if a and a == b:
+        return f"{document} › {rest}" if rest else document
+    return title
 
 
 class _Model(BaseModel):
@@ -121,18 +145,24 @@ class Envelope(_Model):
                 # Another path to a node already described: the path is news, the node is not.
                 items.append({"id": item.id, "path": " ".join(item.path), "score": round(item.score, 2)})
                 continue
-            entry: dict[str, Any] = {"id": item.id, "title": item.title, "kind": item.kind}
+            entry: dict[str, Any] = {"id": item.id, "title": shown_title(item.title), "kind": item.kind}
+            snippet = item.snippet
             if item.path:
                 entry["path"] = " ".join(item.path)
                 described.add(item.id)
-            snippet = item.snippet
+                if item.kind == "document" and len(item.path) > 3:
+                    # a document two hops away (through a shared concept, a person): its title
+                    # and path; get_source reads it. One hop away, its opening is shown.
+                    snippet = ""
             limit = SOURCE_CHARS_FOR_MODEL if self.tool == "get_source" else SNIPPET_CHARS_FOR_MODEL
             if len(snippet) > limit:
                 snippet = snippet[: limit - 1] + "…"
-            entry["text"] = snippet
+            if snippet:
+                entry["text"] = snippet
             entry["score"] = round(item.score, 2)
-            if item.source_ids and item.source_ids != (item.id,):
-                entry["sources"] = list(item.source_ids)  # an item that is its own source says so by its id
+            if item.source_ids and item.source_ids not in ((item.id,), (item.id.split("#", 1)[0],)):
+                # an item that is its own source, or a passage of its own document, says so by its id
+                entry["sources"] = list(item.source_ids)
             if item.validity and (item.validity.valid_from or item.validity.valid_to):
                 entry["valid"] = item.validity.label()
             if item.data.get("positions"):
@@ -179,8 +209,8 @@ def described(shown: str) -> tuple[frozenset[str], frozenset[str]]:
     A later result in the same conversation lists these by id (``sent``, ``walked``).
     """
     results = json.loads(shown).get("results") or []
-    passages = frozenset(e["id"] for e in results if "text" in e and "path" not in e)
-    nodes = frozenset(e["id"] for e in results if "text" in e and "path" in e)
+    passages = frozenset(e["id"] for e in results if "title" in e and "path" not in e)
+    nodes = frozenset(e["id"] for e in results if "title" in e and "path" in e)
     return passages, nodes
 
 

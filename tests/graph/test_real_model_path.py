@@ -290,16 +290,38 @@ def test_a_walked_node_is_described_once_however_many_paths_reach_it(bundled_sto
     for results in walks:
         for r in results:
             assert "path" in r, "every walked result keeps its path"
-            if "text" in r:
+            if "title" in r:
                 described[r["id"]] = described.get(r["id"], 0) + 1
+                far = len(r["path"].split()) > 3  # two hops or more: node edge node edge node
+                assert ("text" in r) == (r["kind"] != "document" or not far), (
+                    "a document two hops away is named, not quoted"
+                )
             else:
                 assert r["id"] in described, "a node is described before a path lists it by id"
                 assert set(r) == {"id", "path", "score"}
     assert described and all(n == 1 for n in described.values())
-    assert sum("text" not in r for results in walks for r in results) > 0, "some node is reached twice"
+    assert sum("title" not in r for results in walks for r in results) > 0, "some node is reached twice"
     # the trace keeps every path whole
     hits = [h["id"] for s in _steps(out, "tool") for h in s["hits"]]
     assert len(hits) == sum(len(results) for results in walks)
+
+
+def test_a_document_two_hops_away_is_named_and_one_hop_away_is_quoted():
+    # Two hops through a shared concept reach many documents whose openings rarely bear on
+    # the question; the model reads one it needs with get_source. One hop is a bridge.
+    from groundgate.tools.envelope import Envelope, ResultItem
+
+    def doc(i: int, path: tuple[str, ...]) -> ResultItem:
+        return ResultItem(id=f"D-{i}", title=f"Doc {i}", kind="document", snippet="Opening text.",
+                          path=path, score=1.0)
+
+    walk = Envelope.of("traverse", [
+        doc(1, ("A", "-[mentions]->", "D-1")),
+        doc(2, ("A", "-[about]->", "concept:x", "<-[mentions]-", "D-2")),
+    ], args={}, empty_reason="")
+    near, far = json.loads(walk.for_model(walked=frozenset()))["results"]
+    assert near["text"] == "Opening text." and near["title"] == "Doc 1"
+    assert "text" not in far and far["title"] == "Doc 2" and far["path"].endswith("D-2")
 
 
 def test_a_walk_read_on_its_own_describes_every_node(bundled_store):
@@ -312,8 +334,12 @@ def test_a_walk_read_on_its_own_describes_every_node(bundled_store):
                    ToolDeps(store=bundled_store, embedder=None, default_as_of=None))
     ids = [item.id for item in walk.results]
     assert len(ids) > len(set(ids)), "the walk reaches some node twice"
-    for body in (json.loads(walk.for_model()), full_view(walk)):
-        assert all({"title", "kind", "text"} <= set(r) for r in body["results"])
+    shown, whole = json.loads(walk.for_model()), full_view(walk)
+    assert all({"title", "kind"} <= set(r) for r in shown["results"])
+    near = [r for r in shown["results"] if r["kind"] != "document" or len(r["path"].split()) <= 3]
+    assert all("text" in r for r in near)
+    # lane A reads the reached documents' openings too: it has no further call to read them
+    assert all({"title", "kind", "text"} <= set(r) for r in whole["results"])
 
 
 def test_results_the_model_was_not_sent_for_size_are_said_in_the_answer(bundled_store):
@@ -337,3 +363,35 @@ def test_results_the_model_was_not_sent_for_size_are_said_in_the_answer(bundled_
     assert 0 < step["omitted"] < 60
     said = f"{step['omitted']} of 60 results of search_evidence (round 1) were not read"
     assert said in out["answer"]["text"]
+
+
+def test_a_heading_that_repeats_the_document_title_is_sent_once():
+    # Without front matter a document's title is its first heading: "Hugo Brandt › Hugo Brandt"
+    # would pay for the name twice with every passage. A heading that says more stays.
+    from groundgate.tools.envelope import Envelope, ResultItem
+
+    def passage(i: int, title: str) -> ResultItem:
+        return ResultItem(id=f"hugo-brandt#{i}", title=title, kind="document", snippet="He coaches.",
+                          source_ids=("hugo-brandt",))
+
+    search = Envelope.of("search_evidence", [
+        passage(0, "Hugo Brandt › Hugo Brandt"),
+        passage(1, "Hugo Brandt › Hugo Brandt > Career"),
+        passage(2, "Meadowgate Library: conditions of use › Conditions of use"),
+    ], args={}, empty_reason="")
+    shown = json.loads(search.for_model())["results"]
+    assert [r["title"] for r in shown] == [
+        "Hugo Brandt", "Hugo Brandt › Career", "Meadowgate Library: conditions of use › Conditions of use",
+    ]
+    assert all("sources" not in r for r in shown), "a passage's own document is in its id"
+    # ...and whoever reads the conversation back still gets each passage's document
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    from groundgate.reading.transcript import read_transcript
+
+    transcript = read_transcript([
+        HumanMessage("Question: Who does Hugo Brandt coach?"),
+        AIMessage(content="", tool_calls=[{"name": "search_evidence", "args": {"query": "x"}, "id": "c1"}]),
+        ToolMessage(search.for_model(), tool_call_id="c1"),
+    ])
+    assert [r["sources"] for r in transcript.steps[0].results] == [["hugo-brandt"]] * 3
