@@ -187,6 +187,12 @@ def mentions_of(text: str) -> tuple[str, ...]:
     return tuple(chosen[:MAX_MENTIONS])
 
 
+_QUANTITY_SLOT = re.compile(
+    r"(?:what|which) (?:is|was|are|were) the (?:total|highest|lowest|longest|shortest|"
+    r"largest|smallest|biggest|greatest|heaviest|fastest|slowest|widest|deepest|tallest|most|"
+    r"least|maximum|minimum)\b"
+)
+"""A slot graded as a quantity: "what is the highest ... level", "what is the most ..."."""
 _LEADING_PREPOSITION = re.compile(r"^(?:in|at|on|for|from|to|of|with|during|under)\s+(?=wh)")
 
 
@@ -197,7 +203,7 @@ def asked_kind(text: str) -> str:
         (r"^(when|since when)\b|\bwhat (date|day|year|month)\b|\bwhich (date|year|month)\b"
          r"|\bin what year\b|\bwhen (did|was|were|is|does|do)\b", "date"),
         (r"\bhow much\b(?! more)|\bwhat did (it|they|\w+) cost\b|^(what|which)\b.*\b(amount|"
-         r"cost|price|fee|sum|salary|wage|budget|revenue|income|earnings|payout)s?\b", "money"),
+         r"cost|price|value|fee|sum|salary|wage|budget|revenue|income|earnings|payout)s?\b", "money"),
         (r"\bhow long (is|was|are|were)\b|\bhow (tall|high|deep|wide|far)\b|\bwhat (is|was) the "
          r"(length|height|depth|width|distance)\b", "length"),
         (r"\bhow long\b|\bwithin what (period|time)\b|\bwhat period\b|\bhow soon\b"
@@ -211,6 +217,8 @@ def asked_kind(text: str) -> str:
     for pattern, kind in rules:
         if re.search(pattern, lowered):
             return kind
+    if _QUANTITY_SLOT.match(lowered):
+        return "number"
     if _YESNO.match(lowered):
         return "yesno"
     words = re.findall(r"[^\W_][\w\-']*", lowered)

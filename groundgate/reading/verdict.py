@@ -35,6 +35,8 @@ _HEDGES = re.compile(
     re.IGNORECASE,
 )
 _ABSENT = r"(?:no|not|never|without|nor)\s+(?:\w+\s+){0,2}"
+_KIND_WORDS = {"money": "amount", "percent": "percentage"}
+"""How a person names a kind of value (``Question.asks``) in a reason."""
 
 
 def _head_word(q: Question) -> str:
@@ -113,7 +115,7 @@ def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
             return unbound[0]
         answers = [c for c, why in zip(answers, unbound, strict=True) if not why]
         if not answers:
-            return f"no retrieved passage states the {q.asks} asked for"
+            return f"no retrieved passage states the {_KIND_WORDS.get(q.asks, q.asks)} asked for"
         if max(coverage_of([a], q.predicate, weights) for a in answers) < 0.3:
             return f"no retrieved passage gives the {q.asks} for " + " ".join(q.predicate[:6])
     if q.asks in ("entity", "name") and (q.head or q.predicate):
