@@ -188,11 +188,14 @@ def mentions_of(text: str) -> tuple[str, ...]:
 
 
 _QUANTITY_SLOT = re.compile(
-    r"(?:what|which) (?:is|was|are|were) the (?:total|highest|lowest|longest|shortest|"
-    r"largest|smallest|biggest|greatest|heaviest|fastest|slowest|widest|deepest|tallest|most|"
-    r"least|maximum|minimum)\b"
+    r"(?:what|which) (?:is|was|are|were) the (?:total|maximum|minimum\b"
+    # a superlative limited by what can be done is a limit: "the longest cable that may be used"
+    r"|(?:highest|lowest|longest|shortest|largest|smallest|biggest|greatest|heaviest|fastest"
+    r"|slowest|widest|deepest|tallest)\b.*\b(?:can|could|may|might|must|should)\b"
+    # "most" as a pronoun, not an adverb ("the most the Trust pays", not "the most common")
+    r"|(?:most|least) (?:the|a|an|that|which|you|we|they|it|one|anyone|someone)\b)"
 )
-"""A slot graded as a quantity: "what is the highest ... level", "what is the most ..."."""
+"""A slot that is a quantity: "what is the total ...", "the highest level that can be set"."""
 _LEADING_PREPOSITION = re.compile(r"^(?:in|at|on|for|from|to|of|with|during|under)\s+(?=wh)")
 
 

@@ -49,3 +49,11 @@ def test_the_longest_cable_asks_for_a_length_the_sources_must_give():
     answered = _read(question, _passage("quick-start", CHARGING, 0.9), _passage("charging", CABLE, 0.8))
     assert answered.outcome == "answered"
     assert any("2 metres" in line for line in answered.lines)
+
+
+def test_a_superlative_that_is_not_a_quantity_asks_for_no_number():
+    reading = _read("What is the most common cause of leaks under a kitchen sink?",
+                    _passage("leaks", "The most common cause of leaks under a kitchen sink is a loose "
+                                      "compression nut on the waste pipe.", 0.9))
+    assert reading.outcome == "answered"
+    assert "compression nut" in reading.lines[0]
