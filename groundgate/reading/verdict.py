@@ -114,10 +114,11 @@ def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
         if answers and all(unbound):
             return unbound[0]
         answers = [c for c, why in zip(answers, unbound, strict=True) if not why]
+        kind = _KIND_WORDS.get(q.asks, q.asks)
         if not answers:
-            return f"no retrieved passage states the {_KIND_WORDS.get(q.asks, q.asks)} asked for"
+            return f"no retrieved passage states the {kind} asked for"
         if max(coverage_of([a], q.predicate, weights) for a in answers) < 0.3:
-            return f"no retrieved passage gives the {q.asks} for " + " ".join(q.predicate[:6])
+            return f"no retrieved passage gives the {kind} for " + " ".join(q.predicate[:6])
     if q.asks in ("entity", "name") and (q.head or q.predicate):
         # the name must come with what the question says about it ("founded", "team")
         holders = [c for c in candidates if typed(q, c.sentence.rendered)]
