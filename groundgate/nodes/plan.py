@@ -4,13 +4,18 @@ The first round always retrieves, so no model can answer from memory: the first 
 asks the provider to force a tool call (``tool_choice="required"``, else the first search
 by name), and when the model answers while nothing has been found (it made no call, or
 its calls found nothing), a fixed round runs once instead (``first_round_calls``) and the
-model plans from its results. A failing model
+model plans from its results. A refusal after one round (or a reply of nothing but ids,
+such as a bare ``[DOC-1]``) is not accepted yet either: the offline planner's second round runs
+once (``second_round_calls``: walk what was resolved, check the register, read the
+deciding document, search for what is missing) and the model is asked again with what it
+found. A failing model
 call ends planning: the run composes from the rounds already finished and says the model
 failed. The run's wall clock is enforced around the call itself.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -21,12 +26,15 @@ from langgraph.runtime import Runtime
 from groundgate.graph.context import Context
 from groundgate.graph.state import AgentState
 from groundgate.models.call import call_model, estimate_tokens
+from groundgate.models.offline_plan import next_calls
 from groundgate.nodes.prompt import question_message, system_prompt
+from groundgate.reading import INSUFFICIENT_MARK
+from groundgate.reading.transcript import read_transcript
 from groundgate.tools.contract import tool_schemas
 from groundgate.tools.envelope import read_envelopes
 from groundgate.tools.steps import ModelStep, read_steps
 
-__all__ = ["estimate_tokens", "first_round_calls", "plan", "route_after_plan"]
+__all__ = ["estimate_tokens", "first_round_calls", "plan", "route_after_plan", "second_round_calls"]
 
 FIRST_ROUND_TOP_K = 6
 """Passages the fixed first round asks for."""
@@ -47,6 +55,23 @@ def first_round_calls(question: str, tools: tuple[str, ...], as_of: str | None) 
         calls.append(ToolCall(name="list_contradictions", args={"topic": question[:400]},
                               id=f"first_round_{len(calls)}", type="tool_call"))
     return calls
+
+
+def second_round_calls(messages: list[Any], tools: tuple[str, ...]) -> list[ToolCall]:
+    """The offline planner's second round over the conversation so far (one round done)."""
+    transcript = read_transcript(messages)
+    if transcript.rounds != 1:
+        return []
+    return [ToolCall(name=name, args=args, id=f"second_round_{i}", type="tool_call")
+            for i, (name, args) in enumerate(next_calls(transcript, frozenset(tools)))]
+
+
+def _gives_up(text: str | None) -> bool:
+    """A reply that is no answer: an ``INSUFFICIENT:`` lead, or nothing but bracketed ids."""
+    body = str(text or "").strip()
+    if body.upper().startswith(INSUFFICIENT_MARK):
+        return True
+    return not re.search(r"\w", re.sub(r"\[[^\]]*\]", " ", body))
 
 
 def _forced_choices(tools: tuple[str, ...]) -> tuple[str | dict[str, Any], ...]:
@@ -91,6 +116,15 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
             })
             names = ", ".join(c["name"] for c in calls)
             reply = AIMessage(content=f"Retrieving first: {names}.", tool_calls=calls)
+    elif (not call.tool_calls and found and _gives_up(call.text) and rounds == 1
+          and not fallen_back and not update.get("bound_tripped") and not call.error):
+        # "Not in the sources" (or no answer at all) after one round: look where the question
+        # points before accepting it.
+        calls = second_round_calls(history, ctx.tools)
+        if calls:
+            step = step.model_copy(update={"fallback": "second_round"})
+            names = ", ".join(c["name"] for c in calls)
+            reply = AIMessage(content=f"Looking further before answering: {names}.", tool_calls=calls)
     if reply is not None:
         update["messages"] = [*update.get("messages", []), reply]
     update["steps"] = [step.to_json()]

@@ -158,7 +158,8 @@ class ModelStep(_Step):
     error: str | None = None
     ms: float = 0.0
     fallback: str | None = None
-    """``first_round`` when the fixed first round ran instead of the model's reply."""
+    """``first_round`` when the fixed first round ran instead of the model's reply;
+    ``second_round`` when the planner's second round ran instead of a refusal after one round."""
     discarded_text_chars: int | None = None
     """Characters of the reply's text that the fixed first round replaced."""
     lane: str | None = None

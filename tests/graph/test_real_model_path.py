@@ -3,6 +3,7 @@
 import json
 import time
 
+import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
 from groundgate.graph.build import build_agent
@@ -46,6 +47,44 @@ def test_a_model_that_answers_from_memory_gets_a_fixed_first_round_and_its_text_
     text = out["answer"]["text"]
     assert "clay shrinkage" not in text
     assert "1,000" in text, "the answer comes from what the first round found"
+
+
+@pytest.mark.parametrize("giving_up", [
+    "INSUFFICIENT: the passages do not give the excess.",
+    "[DOC-1]",  # the small model's echo of the prompt's citation example: no answer at all
+])
+def test_a_refusal_after_one_round_gets_the_planner_s_second_round_before_it_is_accepted(
+    bundled_store, giving_up
+):
+    # A weak model searches once, reads a passage that does not state the excess and gives
+    # up; the question names a product whose wording states it. The run looks there first.
+    question = "What is the escape of water excess on a Harbourline Home Plus policy?"
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[
+            call("resolve_entity", {"mention": "Harbourline Home Plus"}),
+            call("search_evidence", {"query": "claims handler approval leak detection"}),
+        ]),
+        answer(giving_up),
+        answer("The escape of water excess is GBP 500 for each claim. [INS-SYN-002]"),
+    ])
+    out = build_agent(bundled_store, model).invoke({"question": question})
+    plans = _steps(out, "model")
+    assert [p.get("fallback") for p in plans] == [None, "second_round", None]
+    assert len(model.calls) == 3, "the model was asked again after the second round"
+    later = {s["tool"] for s in _steps(out, "tool") if s["round"] == 2}
+    assert later & {"traverse", "get_source"}, "the second round reads what the question points to"
+    assert out["answer"]["answered"] and "GBP 500" in out["answer"]["text"]
+
+
+def test_a_refusal_after_two_rounds_stands(bundled_store):
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "bicycle theft limit"})]),
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "bicycle sub-limit"})]),
+        answer("INSUFFICIENT: no passage gives a bicycle limit."),
+    ])
+    out = build_agent(bundled_store, model).invoke({"question": "What is the bicycle theft limit?"})
+    assert [p.get("fallback") for p in _steps(out, "model")] == [None, None, None]
+    assert out["answer"]["answered"] is False
 
 
 def test_an_insufficient_reason_in_the_model_s_own_words_is_not_shown(bundled_store):
