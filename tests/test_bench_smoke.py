@@ -91,3 +91,20 @@ def test_scale_writes_the_same_corpus_for_a_seed_and_ingests_it(tmp_path):
     files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file())
     assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)
+
+
+def test_reader_calibration_prints_every_bar_for_both_readings():
+    root = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])  # this checkout's groundgate
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "reader_calibration.py"),
+         "--only", "riverbend", "--split", "dev"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": path},
+    )
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| after")]
+    assert len(rows) == 10, out.stdout
+    answered = [int(line.split("|")[3]) for line in rows]
+    # a higher bar keeps no more readings than a lower one, and some reading passes the lowest
+    assert answered[:5] == sorted(answered[:5], reverse=True) and answered[0] > 0, out.stdout
+    assert "the bar in use: 0.8" in out.stdout
