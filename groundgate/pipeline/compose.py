@@ -29,8 +29,8 @@ from groundgate.tools.steps import cut_notes, read_steps
 __all__ = ["ANSWER_RULES", "answer", "bundle_text"]
 
 ANSWER_RULES = """You answer a question about an organisation using only the evidence below.
-- End every sentence with the ids of the sources that support it in square brackets, e.g. [DOC-1].
-  Cite only ids listed in the evidence.
+- End every sentence with the ids of the sources that support it in square brackets, as the
+  evidence lists them. Cite only ids listed in the evidence.
 - If the evidence does not answer the question, start with "INSUFFICIENT:" and say what is missing.
 - When sources disagree and nothing says the organisation decided, give every position with its
   sources and choose none. A newer statement is not a decision.
