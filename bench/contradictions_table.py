@@ -22,7 +22,7 @@ from what was tuned on dev.
 
 Usage:
     python bench/contradictions_table.py [--split test|dev|all] [--detectors lexical,semantic,judge]
-        [--judge-model SPEC] [--record] [--details] [--only DATASET] [--every-set]
+        [--judge-model SPEC] [--record] [--cassettes DIR] [--details] [--only DATASET] [--every-set]
 """
 
 from __future__ import annotations
@@ -94,11 +94,11 @@ def make_detector(name: str, *, judge_model: str, record: bool) -> Detector:
 
 
 def _judge_tape(
-    detector: Detector, judge_model: str, dataset: str, qid: str, record: bool
+    detector: Detector, judge_model: str, dataset: str, qid: str, record: bool, cassettes: Path = CASSETTES
 ) -> Callable[[], Any]:
     if detector.name != "judge":
         return nullcontext
-    folder = CASSETTES / model_slug(judge_model)
+    folder = cassettes / model_slug(judge_model)
     path = folder / f"detector_judge[{dataset}-{qid}].yaml"
     if record:
         folder.mkdir(parents=True, exist_ok=True)
@@ -119,7 +119,7 @@ def _no_calls(path: Path) -> Iterator[None]:
 
 def run(
     detector_names: list[str], split: str, *, judge_model: str, record: bool, details: bool, only: str | None,
-    every_set: bool = False,
+    every_set: bool = False, cassettes: Path = CASSETTES,
 ) -> None:
     """Print the tables."""
     rows: dict[str, list[dict[str, Any]]] = {n: [] for n in detector_names}
@@ -137,7 +137,7 @@ def run(
                 detector = make_detector(name, judge_model=judge_model, record=record)
                 graph = build_pipeline(store, OfflinePlanner(), policies=PolicySet(detector=detector))
                 for q in questions:
-                    tape = _judge_tape(detector, judge_model, dataset, q.qid, record)
+                    tape = _judge_tape(detector, judge_model, dataset, q.qid, record, cassettes)
                     started = time.perf_counter()
                     with tape():
                         out = graph.invoke(
@@ -226,6 +226,11 @@ def main() -> None:
     parser.add_argument(
         "--every-set", action="store_true", help="apply --split to every set, not only to disputes"
     )
+    parser.add_argument(
+        "--cassettes", type=Path, default=CASSETTES,
+        help="folder of the judge's recordings (default: the repository's cassettes/; another folder "
+        "records a trial without touching the kept ones)",
+    )
     args = parser.parse_args()
     run(
         [d.strip() for d in args.detectors.split(",") if d.strip()],
@@ -235,6 +240,7 @@ def main() -> None:
         details=args.details,
         only=args.only,
         every_set=args.every_set,
+        cassettes=args.cassettes,
     )
 
 

@@ -8,6 +8,7 @@ recordings replay in tests/replay/test_judge_cassettes.py) see the words.
 """
 
 import json
+import re
 
 import pytest
 from langchain_core.messages import AIMessage
@@ -237,3 +238,11 @@ def test_the_passages_sent_to_the_judge_are_about_what_the_question_names():
     judge.disagreements(passages, question=DOGS)
     user = model.calls[0][1].content
     assert "Pelham" not in user and "Byelaws" in user
+
+
+def test_the_judges_instructions_give_a_shape_and_no_answer_a_model_could_copy():
+    # the 1.5B model copied the old example's "designed by Anna Berg" as a passage's quote
+    example = SYSTEM[SYSTEM.index("{"):]
+    values = re.findall(r'"(?:answer|quote)": "([^"]*)"', example)
+    assert values and all(v.startswith("<") and v.endswith(">") for v in values)
+    assert not re.search(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b", example), "no name in the example"

@@ -72,9 +72,9 @@ SYSTEM = (
     "Then say whether two of the answers conflict: they conflict when both cannot be true (yes and no; "
     "different people, organisations, places, times or amounts; present and absent). Answers that can "
     "both be true do not conflict.\n"
-    "Reply with one line of JSON and nothing else: the passage numbers as keys, then the conflict, like "
-    '{"1": {"answer": "Anna Berg", "quote": "designed by Anna Berg"}, "2": "not stated", '
-    '"3": {"answer": "Tom Lind", "quote": "the work of Tom Lind"}, "conflict": true}'
+    "Reply with one line of JSON and nothing else: the passage numbers as keys, then the conflict, in "
+    'this shape: {"1": {"answer": "<its answer>", "quote": "<its words>"}, "2": "not stated", '
+    '"3": {"answer": "<its answer>", "quote": "<its words>"}, "conflict": <true or false>}'
 )
 """The judge's instructions: fixed, so a server that caches a prompt's prefix reads them once."""
 SYSTEM_PAIR = (
