@@ -30,11 +30,13 @@ from groundgate.models.offline_plan import next_calls
 from groundgate.nodes.prompt import question_message, system_prompt
 from groundgate.reading import INSUFFICIENT_MARK
 from groundgate.reading.transcript import read_transcript
-from groundgate.tools.contract import tool_schemas
+from groundgate.tools.contract import needs_ids, tool_schemas
 from groundgate.tools.envelope import read_envelopes
 from groundgate.tools.steps import ModelStep, read_steps
 
-__all__ = ["estimate_tokens", "first_round_calls", "plan", "route_after_plan", "second_round_calls"]
+__all__ = [
+    "estimate_tokens", "first_round_calls", "offered_tools", "plan", "route_after_plan", "second_round_calls",
+]
 
 FIRST_ROUND_TOP_K = 6
 """Passages the fixed first round asks for."""
@@ -74,6 +76,23 @@ def _gives_up(text: str | None) -> bool:
     return not re.search(r"\w", re.sub(r"\[[^\]]*\]", " ", body))
 
 
+def offered_tools(tools: tuple[str, ...], found: bool) -> tuple[str, ...]:
+    """The tools whose schemas a plan call is sent: those that start from an id only once a result came back.
+
+    Until a tool has returned something the model holds no entity or source id, so
+    ``traverse``, ``timeline``, ``diff`` and ``get_source`` could not be called sensibly;
+    their schemas (about 390 of the contract's ~840 tokens) are left out of that call.
+    Later calls list them after the others, so the first call's tools stay the start of
+    every later prompt (a server that reuses the cached prefix of the last prompt, as
+    llama.cpp's does, still reuses them).
+    """
+    waiting = needs_ids(tools)
+    first = tuple(t for t in tools if t not in waiting)
+    if not first:
+        return tools
+    return (*first, *(t for t in tools if t in waiting)) if found else first
+
+
 def _forced_choices(tools: tuple[str, ...]) -> tuple[str | dict[str, Any], ...]:
     """How the first call asks for a tool: any tool, else (where "required" is refused) the first search."""
     search = next((t for t in ("search_evidence", "search_knowledge") if t in tools), tools[0])
@@ -91,10 +110,12 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
         update.update(messages=list(history), started_at=started_at, rounds=0, tokens=0)
     rounds = state.get("rounds") or 0
     first = rounds == 0
+    found = any(e.results for e in read_envelopes(state.get("envelopes") or []))
+    offered = offered_tools(ctx.tools, found)
     call = call_model(
         ctx.model, [SystemMessage(system_prompt(ctx.tools)), *history],
-        purpose="plan", model_name=ctx.model_name, round_no=rounds, tools=tool_schemas(ctx.tools),
-        tool_choice=_forced_choices(ctx.tools) if first else (),
+        purpose="plan", model_name=ctx.model_name, round_no=rounds, tools=tool_schemas(offered),
+        tool_choice=_forced_choices(offered) if first else (),
         deadline=started_at + ctx.bounds.wall_clock_s,
     )
     step = call.step
@@ -104,7 +125,6 @@ def plan(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
     elif call.error:
         update["model_error"] = {"model": ctx.model_name, "purpose": "plan", "error": call.error}
     reply = call.reply
-    found = any(e.results for e in read_envelopes(state.get("envelopes") or []))
     fallen_back = any(isinstance(s, ModelStep) and s.fallback for s in read_steps(state.get("steps") or []))
     if not call.tool_calls and not found and not fallen_back and not update.get("bound_tripped"):
         # Nothing retrieved yet (no call, or only calls that found nothing): whatever the

@@ -15,6 +15,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from groundgate.reading.question import Question, analyse, parse_prompt
+from groundgate.tools.envelope import path_score
 
 __all__ = ["Anchor", "Step", "Transcript", "call_key", "read_transcript"]
 
@@ -120,7 +121,13 @@ def _parse(content: Any) -> dict[str, Any]:
     except (TypeError, ValueError):
         return {"text": str(content)}
     body = body if isinstance(body, dict) else {"results": body}
+    start = body.get("from")
     for item in body.get("results") or ():
+        if start and isinstance(item, dict) and "via" in item:
+            # a walked path sent after its start (``Envelope.for_model``): whole again, with its score
+            via = str(item.pop("via"))
+            item["path"] = " ".join(p for p in (str(start), via, str(item.get("id", ""))) if p)
+            item.setdefault("score", path_score(via.count("-[")))
         # a passage is sent without the document it is part of: its id says it (``for_model``)
         passage = isinstance(item, dict) and "#" in str(item.get("id", "")) and "title" in item
         if passage and "sources" not in item:

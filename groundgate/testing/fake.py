@@ -32,7 +32,7 @@ class ScriptedChatModel(LocalChatModel):
     A step is an ``AIMessage``, a function of the messages that returns one, or an
     exception, which the call raises (a model that fails). Every call reports
     ``tokens_per_call`` tokens of usage, so token budgets can be tested; ``tool_choices``
-    records the ``tool_choice`` each binding asked for.
+    records the ``tool_choice`` each binding asked for, ``bindings`` the tools of each.
     """
 
     script: list[Any] = Field(default_factory=list)
@@ -40,6 +40,7 @@ class ScriptedChatModel(LocalChatModel):
     calls: list[list[BaseMessage]] = Field(default_factory=list)
     bound_tools: list[str] = Field(default_factory=list)
     tool_choices: list[str | None] = Field(default_factory=list)
+    bindings: list[list[str]] = Field(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
@@ -48,6 +49,7 @@ class ScriptedChatModel(LocalChatModel):
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:
         """Remember the tool names; the script decides what is called."""
         self.bound_tools = [tool_name(tool) for tool in tools]
+        self.bindings.append(list(self.bound_tools))
         self.tool_choices.append(kwargs.get("tool_choice"))
         return self
 

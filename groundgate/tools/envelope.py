@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from groundgate.knowledge.model import Validity
 
 __all__ = [
-    "Envelope", "ResultItem", "TimeFilter", "described", "error_envelope", "read_envelopes", "shown_title",
+    "Envelope", "ResultItem", "TimeFilter", "described", "error_envelope", "path_score", "read_envelopes",
+    "shown_title",
 ]
 
 SNIPPET_CHARS_FOR_MODEL = 360
@@ -137,18 +138,21 @@ class Envelope(_Model):
             body["reason"] = self.reason
         items = []
         described = set(walked or ())
+        start = _walk_start(self) if walked is not None else None
+        if start:
+            body["from"] = start
         for item in self.results:
             if item.id in sent and not item.path and self.tool != "get_source":
                 items.append({"id": item.id, "sent": True})
                 continue
             if item.path and walked is not None and item.id in described:
                 # Another path to a node already described: the path is news, the node is not.
-                items.append({"id": item.id, "path": " ".join(item.path), "score": round(item.score, 2)})
+                items.append({"id": item.id, **_path_fields(item, start)})
                 continue
             entry: dict[str, Any] = {"id": item.id, "title": shown_title(item.title), "kind": item.kind}
             snippet = item.snippet
             if item.path:
-                entry["path"] = " ".join(item.path)
+                entry.update(_path_fields(item, start))
                 described.add(item.id)
                 if item.kind == "document" and len(item.path) > 3:
                     # a document two hops away (through a shared concept, a person): its title
@@ -159,7 +163,8 @@ class Envelope(_Model):
                 snippet = snippet[: limit - 1] + "…"
             if snippet:
                 entry["text"] = snippet
-            entry["score"] = round(item.score, 2)
+            if "via" not in entry or "score" in entry:
+                entry["score"] = round(item.score, 2)
             if item.source_ids and item.source_ids not in ((item.id,), (item.id.split("#", 1)[0],)):
                 # an item that is its own source, or a passage of its own document, says so by its id
                 entry["sources"] = list(item.source_ids)
@@ -203,14 +208,44 @@ class Envelope(_Model):
         return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
+def _walk_start(envelope: Envelope) -> str | None:
+    """The node every walked path of ``envelope`` starts from, when they share one (sent once: ``from``)."""
+    starts = {item.path[0] for item in envelope.results if item.path}
+    if len(starts) != 1 or not all(item.path for item in envelope.results):
+        return None
+    return starts.pop()
+
+
+def path_score(hops: int) -> float:
+    """A walked path's score as the model is sent it: one over its hops."""
+    return round(1.0 / max(1, hops), 2)
+
+
+def _path_fields(item: ResultItem, start: str | None) -> dict[str, Any]:
+    """A walked path for the model: whole with its score, or (after ``from``) the steps to the node.
+
+    ``{"id": "INS-SYN-002", "via": "<-[about]-"}`` after ``"from": "product:home-plus"`` is the
+    path ``product:home-plus <-[about]- INS-SYN-002``; its score, one over its hops, is left
+    out when it is just that (``read_transcript`` puts both back).
+    """
+    path = item.path or ()
+    score = round(item.score, 2)
+    if not start or path[0] != start or path[-1] != item.id or len(path) < 3:
+        return {"path": " ".join(path), "score": score}
+    fields: dict[str, Any] = {"via": " ".join(path[1:-1])}
+    if score != path_score((len(path) - 1) // 2):
+        fields["score"] = score
+    return fields
+
+
 def described(shown: str) -> tuple[frozenset[str], frozenset[str]]:
     """What a ``for_model()`` text describes in full: (passage ids, walked node ids).
 
     A later result in the same conversation lists these by id (``sent``, ``walked``).
     """
     results = json.loads(shown).get("results") or []
-    passages = frozenset(e["id"] for e in results if "title" in e and "path" not in e)
-    nodes = frozenset(e["id"] for e in results if "title" in e and "path" in e)
+    passages = frozenset(e["id"] for e in results if "title" in e and "path" not in e and "via" not in e)
+    nodes = frozenset(e["id"] for e in results if "title" in e and ("path" in e or "via" in e))
     return passages, nodes
 
 

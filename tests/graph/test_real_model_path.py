@@ -4,13 +4,14 @@ import json
 import time
 
 import pytest
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from groundgate.graph.build import build_agent
 from groundgate.graph.context import Bounds
 from groundgate.models.call import tool_calls_in_text
 from groundgate.nodes.prompt import SYSTEM_PROMPT, question_message
 from groundgate.pipeline.build import build_pipeline
+from groundgate.reading.transcript import read_transcript
 from groundgate.testing.fake import ScriptedChatModel, answer, call
 from groundgate.tools.contract import contract_chars, tool_schemas
 from groundgate.tools.registry import ALL_TOOLS
@@ -32,6 +33,19 @@ def test_the_first_plan_call_asks_the_provider_to_force_a_tool_call(bundled_stor
     build_agent(bundled_store, model).invoke({"question": Q})
     assert model.tool_choices[0] == "required"
     assert model.tool_choices[1] is None, "later rounds leave the choice to the model"
+
+
+def test_tools_that_start_from_an_id_are_offered_once_a_tool_has_returned_one(bundled_store):
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "subsidence excess"})]),
+        answer("The subsidence excess is GBP 1,000. [INS-SYN-028]"),
+    ])
+    build_agent(bundled_store, model).invoke({"question": Q})
+    first, second = model.bindings[0], model.bindings[1]
+    assert {"search_evidence", "search_knowledge", "resolve_entity", "list_contradictions"} <= set(first)
+    assert not {"traverse", "timeline", "diff", "get_source"} & set(first), "no id is known before any result"
+    assert sorted(second) == sorted(ALL_TOOLS), "with results in hand every tool is offered"
+    assert second[: len(first)] == first, "the first call's tools open every later prompt (a cached prefix)"
 
 
 def test_a_model_that_answers_from_memory_gets_a_fixed_first_round_and_its_text_is_never_shown(bundled_store):
@@ -324,7 +338,10 @@ def test_a_walked_node_is_described_once_however_many_paths_reach_it(bundled_sto
         answer("The claim is in zone H3. [INS-SYN-021]"),
     ])
     out = build_agent(bundled_store, model).invoke({"question": Q})
-    walks = [json.loads(m.content)["results"] for m in model.calls[1] if isinstance(m, ToolMessage)]
+    sent = [json.loads(m.content) for m in model.calls[1] if isinstance(m, ToolMessage)]
+    assert [body["from"] for body in sent] == ["claim:CLM-1108", "zone:H3"], "each walk names its start once"
+    # what a reader makes of the messages: every path whole again, with its score
+    walks = [step.results for step in read_transcript(model.calls[1]).steps]
     described: dict[str, int] = {}
     for results in walks:
         for r in results:
@@ -360,7 +377,40 @@ def test_a_document_two_hops_away_is_named_and_one_hop_away_is_quoted():
     ], args={}, empty_reason="")
     near, far = json.loads(walk.for_model(walked=frozenset()))["results"]
     assert near["text"] == "Opening text." and near["title"] == "Doc 1"
-    assert "text" not in far and far["title"] == "Doc 2" and far["path"].endswith("D-2")
+    assert "text" not in far and far["title"] == "Doc 2"
+    assert far["via"] == "-[about]-> concept:x <-[mentions]-"
+
+
+def test_a_walk_in_a_conversation_names_its_start_once_and_reads_back_whole():
+    # Every path of a walk starts at the walked entity and ends at the result's id, and its
+    # score is one over its hops: sent once ("from"), the steps between ("via") are the news.
+    from groundgate.tools.envelope import Envelope, ResultItem
+
+    def node(i: int, path: tuple[str, ...], score: float) -> ResultItem:
+        return ResultItem(id=f"concept:{i}", title=f"Concept {i}", kind="concept", snippet="About it.",
+                          path=path, score=score)
+
+    walk = Envelope.of("traverse", [
+        node(1, ("claim:A", "-[covers]->", "concept:1"), 1.0),
+        node(2, ("claim:A", "-[covers]->", "concept:1", "-[part_of]->", "concept:2"), 0.5),
+        node(3, ("claim:A", "-[covers]->", "concept:3"), 0.7),  # a score the hops do not give
+    ], args={"entity_id": "claim:A"}, empty_reason="")
+    lean = walk.for_model(walked=frozenset())
+    body = json.loads(lean)
+    assert body["from"] == "claim:A"
+    assert [r["via"] for r in body["results"]] == ["-[covers]->", "-[covers]-> concept:1 -[part_of]->",
+                                                   "-[covers]->"]
+    assert [r.get("score") for r in body["results"]] == [None, None, 0.7]
+    assert len(lean) < len(walk.for_model()), "shorter than the walk read on its own"
+    messages = [HumanMessage("Question: what does A cover?"),
+                AIMessage(content="", tool_calls=[call("traverse", {"entity_id": "claim:A"}, id="t1")]),
+                ToolMessage(content=lean, tool_call_id="t1", name="traverse")]
+    read = read_transcript(messages).steps[0].results
+    whole = json.loads(walk.for_model())["results"]
+    def fields(results):
+        return [(r["id"], r["path"], r["score"]) for r in results]
+
+    assert fields(read) == fields(whole)
 
 
 def test_a_walk_read_on_its_own_describes_every_node(bundled_store):
