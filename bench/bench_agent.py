@@ -67,10 +67,10 @@ from groundgate.knowledge.ingest.pipeline import ingest
 from groundgate.nodes.compose import compose
 from groundgate.nodes.gate import gate
 from groundgate.nodes.grounding_check import grounding_check
-from groundgate.nodes.plan import _tool_schemas
 from groundgate.nodes.prompt import question_message, system_prompt
 from groundgate.testing.fake import ScriptedChatModel, answer, call
 from groundgate.tools.base import ToolDeps
+from groundgate.tools.contract import tool_schemas
 from groundgate.tools.registry import ALL_TOOLS, execute
 
 WARMUP = 5
@@ -160,7 +160,7 @@ def build_plain(
     model the same system prompt, tool schemas and tool-message content as groundgate does,
     so the scripted model sees the same input size in both.
     """
-    bound = model.bind_tools(_tool_schemas(ALL_TOOLS))
+    bound = model.bind_tools(tool_schemas(tuple(ALL_TOOLS)))
     system = SystemMessage(system_prompt(ALL_TOOLS))
     deps = ToolDeps(store=store)
     pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="plain-tool")
@@ -370,11 +370,11 @@ def profile_gg(res: dict[str, Any], runs: int = 30) -> None:
     times = []
     for _ in range(50):
         started = time.perf_counter()
-        _tool_schemas(ALL_TOOLS)
+        tool_schemas(tuple(ALL_TOOLS))
         times.append((time.perf_counter() - started) * 1000)
     med, p95 = _pct(times)
     plans = res["sample"]["gg"]["trace"]["totals"]["model_calls"]
-    print(f"-- plan's _tool_schemas({len(ALL_TOOLS)} tools), timed alone: median {med:.2f} ms, "
+    print(f"-- tool_schemas({len(ALL_TOOLS)} tools), timed alone: median {med:.2f} ms, "
           f"p95 {p95:.2f} ms per plan call; x{plans} plan calls = {med * plans:.1f} ms per run "
           "(the plain graph binds once) --")
 

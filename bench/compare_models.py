@@ -15,9 +15,9 @@ question (median).
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
-import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -64,4 +64,6 @@ def main(folders: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["groundgate-eval"])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", nargs="*", default=["groundgate-eval"], help="eval --out folders")
+    main(parser.parse_args().folders)

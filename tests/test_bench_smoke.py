@@ -108,3 +108,13 @@ def test_reader_calibration_prints_every_bar_for_both_readings():
     # a higher bar keeps no more readings than a lower one, and some reading passes the lowest
     assert answered[:5] == sorted(answered[:5], reverse=True) and answered[0] > 0, out.stdout
     assert "the bar in use: 0.8" in out.stdout
+
+
+def test_every_benchmark_imports_what_it_names():
+    # bench_agent.py once imported a private helper that had been renamed, and nothing ran it
+    root = Path(__file__).resolve().parents[1]
+    for script in sorted((root / "bench").glob("*.py")):
+        out = subprocess.run(
+            [sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120, cwd=root
+        )
+        assert out.returncode == 0, (script.name, out.stderr[-800:])
