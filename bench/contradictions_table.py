@@ -22,7 +22,8 @@ from what was tuned on dev.
 
 Usage:
     python bench/contradictions_table.py [--split test|dev|all] [--detectors lexical,semantic,judge]
-        [--judge-model SPEC] [--record] [--cassettes DIR] [--details] [--only DATASET] [--every-set]
+        [--judge-model SPEC] [--record] [--cassettes DIR] [--qids ID,...] [--details] [--only DATASET]
+        [--every-set]
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ def _no_calls(path: Path) -> Iterator[None]:
 
 def run(
     detector_names: list[str], split: str, *, judge_model: str, record: bool, details: bool, only: str | None,
-    every_set: bool = False, cassettes: Path = CASSETTES,
+    every_set: bool = False, cassettes: Path = CASSETTES, qids: frozenset[str] = frozenset(),
 ) -> None:
     """Print the tables."""
     rows: dict[str, list[dict[str, Any]]] = {n: [] for n in detector_names}
@@ -130,6 +131,8 @@ def run(
             questions = load_questions(questions_path, store)
             if dataset == "disputes" or every_set:
                 questions = [q for q in questions if split == "all" or q.split == split]
+            if qids:
+                questions = [q for q in questions if q.qid in qids]
             if dataset != "disputes":
                 # a "disagreement" question expects the unrecorded disagreement shown: not a control
                 questions = [q for q in questions if not q.contested and q.category != "disagreement"]
@@ -147,6 +150,7 @@ def run(
                     notes = [n for n in answer["policy_notes"] if n.startswith("detector (")]
                     failed = any("model call failed" in n for n in notes)
                     row = {
+                        "detector": name,
                         "dataset": dataset,
                         "qid": q.qid,
                         "category": q.category,
@@ -231,6 +235,7 @@ def main() -> None:
         help="folder of the judge's recordings (default: the repository's cassettes/; another folder "
         "records a trial without touching the kept ones)",
     )
+    parser.add_argument("--qids", default="", help="only these questions (comma-separated)")
     args = parser.parse_args()
     run(
         [d.strip() for d in args.detectors.split(",") if d.strip()],
@@ -241,6 +246,7 @@ def main() -> None:
         only=args.only,
         every_set=args.every_set,
         cassettes=args.cassettes,
+        qids=frozenset(q.strip() for q in args.qids.split(",") if q.strip()),
     )
 
 

@@ -48,7 +48,15 @@ from groundgate.knowledge.ingest.extract import ValueStatement, statements_in
 from groundgate.knowledge.model import Contradiction, Validity
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import STOPWORDS, content_terms, coverage, stem, stems, term_covered, tokens
-from groundgate.policies.stated import CODE, MAKING, NAME, count_statements, has_time, statements
+from groundgate.policies.stated import (
+    CODE,
+    MAKING,
+    NAME,
+    count_statements,
+    has_time,
+    question_names,
+    statements,
+)
 from groundgate.tools.envelope import Envelope
 
 __all__ = ["find_disagreements"]
@@ -260,9 +268,13 @@ def _mentions_subject(subject_terms: list[str], relation: str | None, sentence: 
 
 
 def _names_in(name: str, text_stems: set[str]) -> bool:
-    """Whether half the words of a name are in the text ("Gullrun" for "MV Gullrun")."""
+    """Whether the text holds a name: all of a name of one or two words, half of a longer one.
+
+    "AeroSense One" is not "AeroSense Two"; "Kestrel Valley Country Park" may be "the park".
+    """
     words = [w for w in content_terms(name)]
-    return not words or 2 * sum(term_covered(w, text_stems) for w in words) >= len(words)
+    held = sum(term_covered(w, text_stems) for w in words)
+    return not words or (held == len(words) if len(words) <= 2 else 2 * held >= len(words))
 
 
 def _topic(unit: str, values: set[str]) -> str:
@@ -288,8 +300,8 @@ def find_disagreements(
     named_words = {stem(w.lower()) for n in NAME.finditer(question) for w in n.group(0).split()}
     predicate = [t for t in subject_terms if stem(t) not in named_words and not _VALUE_WORD.match(t)]
     name_phrases = [
-        " ".join(words) for m in NAME.finditer(question) if m.start() > 0
-        if (words := [w for w in m.group(0).split() if re.fullmatch(r"[A-Z][a-z]{2,}\w*", w)])
+        " ".join(words) for name in question_names(question)
+        if (words := [w for w in name.split() if re.fullmatch(r"[A-Z][a-z]{2,}\w*", w)])
     ]
     codes = _codes(question)
     relation = next(iter(content_terms(question)), None) if units == {"party"} else None

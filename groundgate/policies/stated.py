@@ -18,7 +18,7 @@ from groundgate.knowledge.model import Validity
 from groundgate.knowledge.text import content_terms
 from groundgate.tools.envelope import Envelope, read_envelopes
 
-__all__ = ["CODE", "MAKING", "NAME", "count_statements", "has_time", "making", "statements"]
+__all__ = ["CODE", "MAKING", "NAME", "count_statements", "has_time", "making", "question_names", "statements"]
 
 _FIELD = re.compile(r"\s+(?=[A-Z][A-Za-z]*(?: [A-Za-z]+)?: )")
 """Where a run-in field starts: "... Distribution Date: 18 February 2026 Subject: ..."."""
@@ -28,6 +28,26 @@ CODE = re.compile(r"^[a-z]+(?:[-_/][a-z0-9]+)*[-_/]\d+[a-z0-9]*$")
 
 NAME = re.compile(r"[A-Z][\w&'.-]*(?:\s+(?:(?:of|and|for|the|&)\s+)?[A-Z][\w&'.-]*)*")
 """A run of capitalised words: "Claims Technical Committee", "Lenth & Partners"."""
+_JOINER = re.compile(r"^(?:(?:of|and|for|the|&)\s+)+")
+
+
+def question_names(question: str) -> list[str]:
+    """The names a question gives, without its opening word.
+
+    A question's first word is capitalised because it opens the sentence ("Does", "Which"),
+    so it is no part of a name: "Does Ostrum Green contain chromium?" names "Ostrum Green",
+    "Does the AeroSense Two Pro support Bluetooth?" names "AeroSense Two Pro".
+    """
+    out = []
+    for match in NAME.finditer(question):
+        text = match.group(0)
+        if match.start() == 0 or not question[: match.start()].strip():
+            text = _JOINER.sub("", text.split(None, 1)[1] if len(text.split()) > 1 else "")
+        if text:
+            out.append(text)
+    return out
+
+
 _NOT_NAMES = frozenset(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday i".split()

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 from groundgate.knowledge.text import stem
 from groundgate.policies.detectors.base import Kind
-from groundgate.policies.stated import NAME
+from groundgate.policies.stated import NAME, question_names
 from groundgate.policies.wording import asks_for_verdict
 
 __all__ = ["asked_kind", "contrast", "is_negative", "names", "overlaps", "periods"]
@@ -66,7 +66,7 @@ def denies_asked(clause: str, question: str) -> bool:
         return False
     if not question or _LEAD_NO.match(clause):
         return True
-    named = {w.lower() for m in NAME.finditer(question) if m.start() > 0 for w in _words(m.group(0))}
+    named = {w.lower() for name in question_names(question) for w in _words(name)}
     asked = {_root(w) for w in _words(question) if w not in named and len(w) > 2}
     asked -= {_root(w) for w in _NEGATORS}
     words = _WORD.findall(clause.lower())

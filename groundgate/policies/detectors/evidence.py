@@ -21,7 +21,7 @@ from groundgate.knowledge.model import Validity
 from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage, stem, stems, term_covered
 from groundgate.policies.detectors.base import Passage
-from groundgate.policies.stated import NAME
+from groundgate.policies.stated import question_names
 from groundgate.tools.envelope import Envelope, read_envelopes
 
 __all__ = [
@@ -130,14 +130,15 @@ def statements(text: str) -> list[str]:
 def about_subject(question: str, passage: Passage) -> bool:
     """Whether the passage (with its title) speaks of every name the question gives.
 
-    A name is a run of capitalised words after the question's first word ("Hollin Ridge",
-    "Harrow Blue"); the passage holds all of a name of one or two words, and half of a
-    longer one ("the valley" and "the park" for "Kestrel Valley Country Park"). A passage
+    A name is a run of capitalised words, the question's opening word left out ("Hollin
+    Ridge", "Harrow Blue", "Ostrum Green" in "Does Ostrum Green contain chromium?"); the
+    passage holds all of a name of one or two words, and half of a longer one ("the
+    valley" and "the park" for "Kestrel Valley Country Park"). A passage
     about another thing is no rival answer.
     """
     found = stems(f"{passage.title}\n{passage.text}")
-    for match in NAME.finditer(question):
-        words = content_terms(match.group(0)) if match.start() > 0 else []
+    for name in question_names(question):
+        words = content_terms(name)
         held = sum(term_covered(w, found) for w in words)
         if words and (held < len(words) if len(words) <= 2 else 2 * held < len(words)):
             return False

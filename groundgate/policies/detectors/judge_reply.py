@@ -18,7 +18,7 @@ from groundgate.knowledge.ingest.extract import sentences
 from groundgate.knowledge.text import content_terms, coverage, stems, term_covered
 from groundgate.policies.detectors.contrast import overlaps as _overlaps
 from groundgate.policies.detectors.contrast import periods
-from groundgate.policies.stated import NAME
+from groundgate.policies.stated import question_names
 
 __all__ = [
     "QUOTE_HELD",
@@ -164,7 +164,7 @@ def borne_out(answer: Any, index: int, quoted: list[str], question: str) -> tupl
         holder = index
     if holder is None:
         return None
-    named = {w for m in NAME.finditer(question) if m.start() > 0 for w in content_terms(m.group(0))}
+    named = {w for name in question_names(question) for w in content_terms(name)}
     asked = [t for t in content_terms(question) if t not in named]
     if polar(said):
         return (holder, said, quote) if quote and asked and coverage(asked, quote) > 0 else None
