@@ -54,6 +54,7 @@ from groundgate.policies.stated import (
     NAME,
     count_statements,
     has_time,
+    holds_name,
     question_names,
     statements,
 )
@@ -267,16 +268,6 @@ def _mentions_subject(subject_terms: list[str], relation: str | None, sentence: 
     return any(term_covered(t, sentence_stems) for t in subject_terms if t != relation)
 
 
-def _names_in(name: str, text_stems: set[str]) -> bool:
-    """Whether the text holds a name: all of a name of one or two words, half of a longer one.
-
-    "AeroSense One" is not "AeroSense Two"; "Kestrel Valley Country Park" may be "the park".
-    """
-    words = [w for w in content_terms(name)]
-    held = sum(term_covered(w, text_stems) for w in words)
-    return not words or (held == len(words) if len(words) <= 2 else 2 * held >= len(words))
-
-
 def _topic(unit: str, values: set[str]) -> str:
     if unit == "party":
         return f"Sources name different people or bodies: {', '.join(sorted(values))}"
@@ -324,7 +315,7 @@ def find_disagreements(
         ):
             continue
         if (coverage(subject_terms, text) >= QUESTION_FIT and codes <= _codes(text)
-                and all(_names_in(n, stems(text)) for n in name_phrases)):
+                and all(holds_name(n, stems(text)) for n in name_phrases)):
             relevant.append((statement, stems(text), _pairs(context) | _pairs(statement.sentence), lead))
     entries = store.contradictions(status=None)
     recorded = [content_terms(p.statement) for entry in entries for p in entry.positions]

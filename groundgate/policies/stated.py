@@ -15,10 +15,13 @@ from typing import Any
 from groundgate.knowledge.ingest.contradictions import normal_value
 from groundgate.knowledge.ingest.extract import ValueStatement, sentences, statements_in
 from groundgate.knowledge.model import Validity
-from groundgate.knowledge.text import content_terms
+from groundgate.knowledge.text import content_terms, term_covered
 from groundgate.tools.envelope import Envelope, read_envelopes
 
-__all__ = ["CODE", "MAKING", "NAME", "count_statements", "has_time", "making", "question_names", "statements"]
+__all__ = [
+    "CODE", "MAKING", "NAME", "count_statements", "has_time", "holds_name", "making", "question_names",
+    "statements",
+]
 
 _FIELD = re.compile(r"\s+(?=[A-Z][A-Za-z]*(?: [A-Za-z]+)?: )")
 """Where a run-in field starts: "... Distribution Date: 18 February 2026 Subject: ..."."""
@@ -46,6 +49,17 @@ def question_names(question: str) -> list[str]:
         if text:
             out.append(text)
     return out
+
+
+def holds_name(name: str, found: set[str]) -> bool:
+    """Whether stems ``found`` hold a name: all of a name of one or two words, half of a longer one.
+
+    "AeroSense One" is not "AeroSense Two"; "the valley" and "the park" are "Kestrel Valley
+    Country Park".
+    """
+    words = content_terms(name)
+    held = sum(term_covered(w, found) for w in words)
+    return not words or (held == len(words) if len(words) <= 2 else 2 * held >= len(words))
 
 
 _NOT_NAMES = frozenset(

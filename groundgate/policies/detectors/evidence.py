@@ -19,9 +19,9 @@ from groundgate.knowledge.ingest.chunking import chunk_document
 from groundgate.knowledge.ingest.extract import sentences
 from groundgate.knowledge.model import Validity
 from groundgate.knowledge.port import KnowledgeStore
-from groundgate.knowledge.text import content_terms, coverage, stem, stems, term_covered
+from groundgate.knowledge.text import content_terms, coverage, stem, stems
 from groundgate.policies.detectors.base import Passage
-from groundgate.policies.stated import question_names
+from groundgate.policies.stated import holds_name, question_names
 from groundgate.tools.envelope import Envelope, read_envelopes
 
 __all__ = [
@@ -137,12 +137,7 @@ def about_subject(question: str, passage: Passage) -> bool:
     about another thing is no rival answer.
     """
     found = stems(f"{passage.title}\n{passage.text}")
-    for name in question_names(question):
-        words = content_terms(name)
-        held = sum(term_covered(w, found) for w in words)
-        if words and (held < len(words) if len(words) <= 2 else 2 * held < len(words)):
-            return False
-    return True
+    return all(holds_name(name, found) for name in question_names(question))
 
 
 def shared_topic(left: str, right: str) -> str:
