@@ -163,8 +163,8 @@ class Envelope(_Model):
                 snippet = snippet[: limit - 1] + "…"
             if snippet:
                 entry["text"] = snippet
-            if "via" not in entry or "score" in entry:
-                entry["score"] = round(item.score, 2)
+            if "via" not in entry:  # a path's fields already hold its score (after "from", only when news)
+                entry.setdefault("score", round(item.score, 2))
             if item.source_ids and item.source_ids not in ((item.id,), (item.id.split("#", 1)[0],)):
                 # an item that is its own source, or a passage of its own document, says so by its id
                 entry["sources"] = list(item.source_ids)
