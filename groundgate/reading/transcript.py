@@ -113,7 +113,13 @@ class Transcript:
         return {str(s.args.get("source_id")) for s in self.of("get_source")}
 
 
-def _parse(content: Any) -> dict[str, Any]:
+def _parse(content: Any, titles: dict[str, str] | None = None) -> dict[str, Any]:
+    """A tool message's JSON as the model was sent it, made whole again.
+
+    ``titles``: document titles read so far in the conversation (updated here); a passage
+    sent as ``"› heading"`` gets its document's title back from them.
+    """
+    titles = {} if titles is None else titles
     if isinstance(content, list):
         content = "".join(c if isinstance(c, str) else str(c.get("text", "")) for c in content)
     try:
@@ -130,6 +136,12 @@ def _parse(content: Any) -> dict[str, Any]:
             item.setdefault("score", path_score(via.count("-[")))
         # a passage is sent without the document it is part of: its id says it (``for_model``)
         passage = isinstance(item, dict) and "#" in str(item.get("id", "")) and "title" in item
+        if isinstance(item, dict) and "title" in item and "path" not in item:
+            doc, title = str(item.get("id", "")).split("#", 1)[0], str(item["title"])
+            if passage and title.startswith("› ") and doc in titles:
+                item["title"] = f"{titles[doc]} {title}"
+            elif not title.startswith("› "):
+                titles.setdefault(doc, title.split(" › ", 1)[0])
         if passage and "sources" not in item:
             item["sources"] = [str(item["id"]).split("#", 1)[0]]
     return body
@@ -144,8 +156,9 @@ def read_transcript(messages: Sequence[BaseMessage]) -> Transcript:
     start = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
     content = messages[start].content if start >= 0 else ""
     text, as_of = parse_prompt(content if isinstance(content, str) else str(content))
+    titles: dict[str, str] = {}
     replies = {
-        m.tool_call_id: _parse(m.content)
+        m.tool_call_id: _parse(m.content, titles)
         for m in messages[start + 1 :]
         if isinstance(m, ToolMessage)
     }

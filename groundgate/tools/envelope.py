@@ -139,6 +139,9 @@ class Envelope(_Model):
         items = []
         described = set(walked or ())
         start = _walk_start(self) if walked is not None else None
+        # in a conversation, a passage of a document an earlier item already titled gives only
+        # its headings ("› Roofs"); ``read_transcript`` puts the document's title back
+        titled = {i.split("#", 1)[0] for i in sent} if walked is not None else None
         if start:
             body["from"] = start
         for item in self.results:
@@ -150,13 +153,21 @@ class Envelope(_Model):
                 items.append({"id": item.id, **_path_fields(item, start)})
                 continue
             entry: dict[str, Any] = {"id": item.id, "title": shown_title(item.title), "kind": item.kind}
+            if titled is not None and not item.path:
+                document, sep, headings = entry["title"].partition(" › ")
+                doc = item.id.split("#", 1)[0]
+                if sep and doc != item.id and doc in titled:
+                    entry["title"] = f"› {headings}"
+                titled.add(doc)
             snippet = item.snippet
+            if item.kind == "document" and f"{item.id}#0" in sent and self.tool != "get_source":
+                snippet = ""  # its opening is its first passage, which the model has
             if item.path:
                 entry.update(_path_fields(item, start))
                 described.add(item.id)
-                if item.kind == "document" and len(item.path) > 3:
-                    # a document two hops away (through a shared concept, a person): its title
-                    # and path; get_source reads it. One hop away, its opening is shown.
+                if len(item.path) > 3:
+                    # a node two hops away (through a shared concept, a person): its title and
+                    # path; traverse or get_source reads it. One hop away, its text is shown.
                     snippet = ""
             limit = SOURCE_CHARS_FOR_MODEL if self.tool == "get_source" else SNIPPET_CHARS_FOR_MODEL
             if len(snippet) > limit:

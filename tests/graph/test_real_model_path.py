@@ -349,9 +349,7 @@ def test_a_walked_node_is_described_once_however_many_paths_reach_it(bundled_sto
             if "title" in r:
                 described[r["id"]] = described.get(r["id"], 0) + 1
                 far = len(r["path"].split()) > 3  # two hops or more: node edge node edge node
-                assert ("text" in r) == (r["kind"] != "document" or not far), (
-                    "a document two hops away is named, not quoted"
-                )
+                assert ("text" in r) == (not far), "a node two hops away is named, not quoted"
             else:
                 assert r["id"] in described, "a node is described before a path lists it by id"
                 assert set(r) == {"id", "path", "score"}
@@ -425,8 +423,9 @@ def test_a_walk_read_on_its_own_describes_every_node(bundled_store):
     assert len(ids) > len(set(ids)), "the walk reaches some node twice"
     shown, whole = json.loads(walk.for_model()), full_view(walk)
     assert all({"title", "kind"} <= set(r) for r in shown["results"])
-    near = [r for r in shown["results"] if r["kind"] != "document" or len(r["path"].split()) <= 3]
-    assert all("text" in r for r in near)
+    near = [r for r in shown["results"] if len(r["path"].split()) <= 3]
+    assert near and all("text" in r for r in near)
+    assert all("text" not in r for r in shown["results"] if r not in near), "two hops away: named, not quoted"
     # lane A reads the reached documents' openings too: it has no further call to read them
     assert all({"title", "kind", "text"} <= set(r) for r in whole["results"])
 
@@ -484,3 +483,47 @@ def test_a_heading_that_repeats_the_document_title_is_sent_once():
         ToolMessage(search.for_model(), tool_call_id="c1"),
     ])
     assert [r["sources"] for r in transcript.steps[0].results] == [["hugo-brandt"]] * 3
+
+
+def test_a_passage_of_a_titled_document_is_sent_with_its_headings_and_read_back_whole():
+    # In a conversation a document's title is news once: its further passages, in the same
+    # result or a later one, carry their headings; a reader of the messages gets it back.
+    from groundgate.tools.envelope import Envelope, ResultItem
+
+    def passage(doc: str, n: int, heading: str) -> ResultItem:
+        return ResultItem(id=f"{doc}#{n}", title=f"Title of {doc} › {heading}", kind="guide",
+                          snippet=f"Text {doc} {n}.", source_ids=(doc,))
+
+    first = Envelope.of("search_evidence", [passage("D", 0, "Roofs"), passage("E", 0, "Walls"),
+                                            passage("D", 1, "Excess")], args={"query": "q"}, empty_reason="")
+    shown_first = first.for_model(frozenset(), frozenset())
+    later = Envelope.of("search_evidence", [passage("D", 2, "Surge"), passage("F", 0, "Floors")],
+                        args={"query": "q"}, empty_reason="")
+    shown_later = later.for_model(first.sent_ids(frozenset(), frozenset()), frozenset())
+    titles = [r["title"] for r in json.loads(shown_first)["results"] + json.loads(shown_later)["results"]]
+    assert titles == ["Title of D › Roofs", "Title of E › Walls", "› Excess", "› Surge",
+                      "Title of F › Floors"]
+    # read on its own (lane A, MCP) every passage is titled in full
+    assert [r["title"] for r in json.loads(first.for_model())["results"]][2] == "Title of D › Excess"
+    messages = [
+        HumanMessage("Question: q"),
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "q"}) | {"id": "a"}]),
+        ToolMessage(content=shown_first, tool_call_id="a"),
+        AIMessage(content="", tool_calls=[call("search_evidence", {"query": "q"}) | {"id": "b"}]),
+        ToolMessage(content=shown_later, tool_call_id="b"),
+    ]
+    read = [r["title"] for step in read_transcript(messages).steps for r in step.results]
+    assert read == ["Title of D › Roofs", "Title of E › Walls", "Title of D › Excess", "Title of D › Surge",
+                    "Title of F › Floors"]
+
+
+def test_a_document_whose_first_passage_the_model_has_is_named_without_its_opening():
+    from groundgate.tools.envelope import Envelope, ResultItem
+
+    found = Envelope.of("search_knowledge", [
+        ResultItem(id="D", title="Doc D", kind="document", snippet="Opening of D."),
+        ResultItem(id="E", title="Doc E", kind="document", snippet="Opening of E."),
+    ], args={"query": "q"}, empty_reason="")
+    d, e = json.loads(found.for_model(frozenset({"D#0"}), frozenset()))["results"]
+    assert "text" not in d and d["title"] == "Doc D"
+    assert e["text"] == "Opening of E."
