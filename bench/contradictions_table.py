@@ -1,10 +1,11 @@
 """Contested questions presented, and disagreements wrongly shown, for each detector.
 
-On the disputes dataset (bench/datasets/disputes: sources that disagree in words), for
-each detector: contested questions whose answer presents both positions (a contested
-point with a position from each side's source), those answered from one side alone, and
-the rest; then, on the non-contested questions of every dataset (the bundled insurance
-golden set, bench/datasets/*, and the disputes controls of the chosen split), the share
+On the disagreement sets (bench/datasets/disputes and bench/datasets/accounts: sources
+that disagree in words, by different authors), for each detector: contested questions
+whose answer presents both positions (a contested point with a position from each side's
+source), those answered from one side alone, and the rest; then, on the non-contested
+questions of every dataset (the bundled insurance golden set, bench/datasets/*, and the
+disagreement sets' controls of the chosen split), the share
 whose answer shows a disagreement (target: at most 5%). Every question runs through lane
 A with the offline planner; only the gate's detector changes.
 
@@ -15,7 +16,7 @@ live server (see docs/gate.md, "Detectors"):
     bash scripts/local-model.sh start
     python bench/contradictions_table.py --detectors judge --split all --record
 
-By default the split applies to the disputes set only and every other set is read whole,
+By default the split applies to the disagreement sets only and every other set is read whole,
 so its questions are in both the dev and the test figure; with ``--every-set`` the split
 applies to every set (each question's own ``split``), which keeps the test figure apart
 from what was tuned on dev.
@@ -49,16 +50,19 @@ from groundgate.policies.detectors import Detector, LexicalDetector  # noqa: E40
 from groundgate.policies.policyset import PolicySet  # noqa: E402
 from groundgate.testing.cassettes import cassette, model_slug  # noqa: E402
 
-DISPUTES = REPO / "bench" / "datasets" / "disputes"
+DISAGREEMENT_SETS = ("disputes", "accounts")
+"""The sets written for the gate: their contested questions are scored, split by topic."""
 JUDGE_MODEL = "compatible:http://127.0.0.1:18090/v1#qwen2.5-coder-1.5b-instruct"
 """The local open model of scripts/local-model.sh, whose recordings replay here."""
 CASSETTES = REPO / "cassettes"
 
 
 def datasets() -> list[tuple[str, Path]]:
-    """(name, folder) of every dataset: the disputes set first, then the golden set, then the rest."""
-    others = sorted(p for p in (REPO / "bench" / "datasets").iterdir() if p.is_dir() and p != DISPUTES)
-    return [("disputes", DISPUTES), ("golden", bundled_questions().parent), *((p.name, p) for p in others)]
+    """(name, folder) of every dataset: the disagreement sets first, then the golden set, then the rest."""
+    root = REPO / "bench" / "datasets"
+    others = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in DISAGREEMENT_SETS)
+    return [*((n, root / n) for n in DISAGREEMENT_SETS), ("golden", bundled_questions().parent),
+            *((p.name, p) for p in others)]
 
 
 def sides(point: dict[str, Any], expected: list[str]) -> bool:
@@ -129,11 +133,11 @@ def run(
             continue
         with dataset_store(folder) as (store, questions_path):
             questions = load_questions(questions_path, store)
-            if dataset == "disputes" or every_set:
+            if dataset in DISAGREEMENT_SETS or every_set:
                 questions = [q for q in questions if split == "all" or q.split == split]
             if qids:
                 questions = [q for q in questions if q.qid in qids]
-            if dataset != "disputes":
+            if dataset not in DISAGREEMENT_SETS:
                 # a "disagreement" question expects the unrecorded disagreement shown: not a control
                 questions = [q for q in questions if not q.contested and q.category != "disagreement"]
             for name in detector_names:
@@ -171,24 +175,28 @@ def run(
 
 
 def _print(rows: dict[str, list[dict[str, Any]]], split: str) -> None:
-    print(f"\nContested questions of the disputes set ({split} split), lane A, offline planner:\n")
+    scored = {r["dataset"] for f in rows.values() for r in f if r["contested"]}
+    sets = [n for n in DISAGREEMENT_SETS if n in scored]
+    print(f"\nContested questions of the disagreement sets ({split} split), lane A, offline planner:\n")
     print(
-        "| detector | contested | both positions presented | one side alone | both cited, none presented "
-        "| neither | judge calls failed |"
+        "| detector | set | contested | both positions presented | one side alone "
+        "| both cited, none presented | neither | judge calls failed |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for name, found in rows.items():
-        contested = [r for r in found if r["contested"]]
-        count = Counter(r["outcome"] for r in contested)
-        n = len(contested) or 1
-        print(
-            f"| {name} | {len(contested)} | {count['both']} ({count['both'] / n:.2f}) | "
-            f"{count['one side']} ({count['one side'] / n:.2f}) | {count['both cited']} | {count['none']} | "
-            f"{sum(r['failed'] for r in found)} |"
-        )
+        for label in [*sets, "both"] if len(sets) > 1 else sets:
+            of_set = [r for r in found if label == "both" or r["dataset"] == label]
+            contested = [r for r in of_set if r["contested"]]
+            count = Counter(r["outcome"] for r in contested)
+            n = len(contested) or 1
+            print(
+                f"| {name} | {label} | {len(contested)} | {count['both']} ({count['both'] / n:.2f}) | "
+                f"{count['one side']} ({count['one side'] / n:.2f}) | {count['both cited']} | "
+                f"{count['none']} | {sum(r['failed'] for r in of_set)} |"
+            )
     kinds = sorted({r["category"] for f in rows.values() for r in f if r["contested"]})
     if kinds:
-        print("\nBoth positions presented, by kind:\n")
+        print("\nBoth positions presented, by kind (every disagreement set):\n")
         print("| detector | " + " | ".join(k.removeprefix("contested-") for k in kinds) + " |")
         print("|---|" + "---|" * len(kinds))
         for name, found in rows.items():
@@ -226,9 +234,10 @@ def main() -> None:
     parser.add_argument("--judge-model", default=JUDGE_MODEL)
     parser.add_argument("--record", action="store_true", help="call the judge's model live and record")
     parser.add_argument("--details", action="store_true", help="one JSON line per question")
-    parser.add_argument("--only", help="one dataset: disputes, golden, careers, isles, riverbend")
+    parser.add_argument("--only", help="one dataset: disputes, accounts, golden, or a bench/datasets folder")
     parser.add_argument(
-        "--every-set", action="store_true", help="apply --split to every set, not only to disputes"
+        "--every-set", action="store_true",
+        help="apply --split to every set, not only to the disagreement sets",
     )
     parser.add_argument(
         "--cassettes", type=Path, default=CASSETTES,

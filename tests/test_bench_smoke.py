@@ -53,8 +53,21 @@ def test_contradictions_table_prints_every_detector_row():
         capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": path},
     )
     assert out.returncode == 0, out.stderr
-    assert "| lexical | 24 |" in out.stdout, out.stdout
+    assert "| lexical | disputes | 24 |" in out.stdout, out.stdout
     assert "Non-contested questions where a disagreement was shown" in out.stdout
+
+
+def test_contradictions_table_scores_each_disagreement_set_and_both():
+    root = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "contradictions_table.py"), "--detectors", "lexical",
+         "--split", "test", "--qids", "t01,t02,t04,b01,b02"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": path},
+    )
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| lexical | ")]
+    assert [r.split(" | ")[1:3] for r in rows[:3]] == [["disputes", "2"], ["accounts", "2"], ["both", "4"]]
 
 
 def test_contradictions_table_applies_the_split_to_every_set_when_asked():
