@@ -240,6 +240,28 @@ def test_the_passages_sent_to_the_judge_are_about_what_the_question_names():
     assert "Pelham" not in user and "Byelaws" in user
 
 
+def test_a_position_is_one_statement_of_its_source_never_two_run_together():
+    # A forum thread's posts, joined in the judge's excerpt and split again, ran together
+    # into a "sentence" no source holds (found on the accounts set's board-game thread).
+    thread = ("kit: The dice are for the storm rolls, but I cannot find when to roll them. Anyone?\n"
+              "pool: solo play is ruled out by the rules.")
+    passages = [
+        Passage("thread", thread, title="Gullwing forum", role="rests"),
+        Passage("box", "Solo play is allowed in Gullwing: one player takes both fleets.",
+                title="Gullwing box"),
+    ]
+    judge, _ = _judge({
+        "1": {"answer": "no", "quote": "solo play is ruled out by the rules"},
+        "2": {"answer": "yes", "quote": "Solo play is allowed in Gullwing"},
+        "conflict": True,
+    })
+    found = judge.disagreements(passages, question="Can Gullwing be played solo?").findings
+    assert found, "the two answers conflict"
+    shown = {p.source_ids[0]: p.statement for p in found[0].positions}
+    assert shown == {"thread": "pool: solo play is ruled out by the rules.",
+                     "box": "Solo play is allowed in Gullwing: one player takes both fleets."}
+
+
 def test_the_judges_instructions_give_a_shape_and_no_answer_a_model_could_copy():
     # the 1.5B model copied the old example's "designed by Anna Berg" as a passage's quote
     example = SYSTEM[SYSTEM.index("{"):]

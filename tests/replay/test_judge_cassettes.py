@@ -1,8 +1,9 @@
 """The model judge's recorded calls, replayed: what the gate does with a real model's verdicts.
 
-cassettes/<model>/detector_judge[disputes-<qid>].yaml hold the local open model's replies
-(bench/datasets/disputes/README.md says how to record them). Each disputes question with a
-recording runs through lane A with the judge as the gate's detector, the network blocked.
+cassettes/<model>/detector_judge[<set>-<qid>].yaml hold the local open model's replies
+for the two disagreement sets, disputes and accounts (bench/datasets/disputes/README.md
+says how to record them). Each of their questions with a recording runs through lane A
+with the judge as the gate's detector, the network blocked.
 The tests assert the guarantees, not the model's verdicts: every call replays (none fails),
 a presented disagreement shows sentences its sources hold (never the model's words), each
 position from a different document, and every citation is a source the run retrieved.
@@ -10,6 +11,7 @@ position from a different document, and every citation is a source the run retri
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -24,35 +26,44 @@ from groundgate.testing.cassettes import cassette, model_slug
 from groundgate.tools.steps import read_steps
 
 ROOT = Path(__file__).resolve().parents[2]
-DISPUTES = ROOT / "bench" / "datasets" / "disputes"
+SETS = ("disputes", "accounts")
 JUDGE_MODEL = "compatible:http://127.0.0.1:18090/v1#qwen2.5-coder-1.5b-instruct"
 FOLDER = ROOT / "cassettes" / model_slug(JUDGE_MODEL)
-RECORDED = sorted(
-    p.name.removeprefix("detector_judge[disputes-").removesuffix("].yaml")
-    for p in FOLDER.glob("detector_judge[[]disputes-*].yaml")
-)
+RECORDED = [
+    (name, p.name.removeprefix(f"detector_judge[{name}-").removesuffix("].yaml"))
+    for name in SETS
+    for p in sorted(FOLDER.glob(f"detector_judge[[]{name}-*].yaml"))
+]
 
 
 @pytest.fixture(scope="module")
-def disputes():
-    with dataset_store(DISPUTES) as (store, questions_path):
-        questions = {q.qid: q for q in load_questions(questions_path, store)}
-        model = make_chat_model(JUDGE_MODEL, env={}, max_retries=0, **JUDGE_SETTINGS)
-        graph = build_pipeline(
-            store, OfflinePlanner(), policies=PolicySet(detector=JudgeDetector(model, model_name=JUDGE_MODEL))
-        )
-        yield store, questions, graph
+def judged():
+    """(store, questions, graph) of each disagreement set, opened when first asked for."""
+    opened: dict[str, tuple] = {}
+    with ExitStack() as stack:
+        def of(name: str) -> tuple:
+            if name not in opened:
+                store, questions_path = stack.enter_context(dataset_store(ROOT / "bench" / "datasets" / name))
+                questions = {q.qid: q for q in load_questions(questions_path, store)}
+                model = make_chat_model(JUDGE_MODEL, env={}, max_retries=0, **JUDGE_SETTINGS)
+                detector = JudgeDetector(model, model_name=JUDGE_MODEL)
+                opened[name] = (store, questions, build_pipeline(
+                    store, OfflinePlanner(), policies=PolicySet(detector=detector)))
+            return opened[name]
+        yield of
 
 
-def test_the_test_split_of_the_disputes_set_is_recorded():
-    assert sum(q.startswith("t") for q in RECORDED) >= 30, "re-record: see bench/datasets/disputes/README.md"
+@pytest.mark.parametrize(("name", "prefix", "least"), [("disputes", "t", 30), ("accounts", "b", 28)])
+def test_the_test_split_of_each_disagreement_set_is_recorded(name, prefix, least):
+    recorded = [q for n, q in RECORDED if n == name and q.startswith(prefix)]
+    assert len(recorded) >= least, "re-record: see bench/datasets/disputes/README.md"
 
 
-@pytest.mark.parametrize("qid", RECORDED)
-def test_a_judged_run_replays_and_shows_only_what_its_sources_say(qid, disputes):
-    store, questions, graph = disputes
+@pytest.mark.parametrize(("name", "qid"), RECORDED, ids=[f"{n}-{q}" for n, q in RECORDED])
+def test_a_judged_run_replays_and_shows_only_what_its_sources_say(name, qid, judged):
+    store, questions, graph = judged(name)
     q = questions[qid]
-    with cassette(FOLDER / f"detector_judge[disputes-{qid}].yaml"):  # strict: every call matches and plays
+    with cassette(FOLDER / f"detector_judge[{name}-{qid}].yaml"):  # strict: every call matches and plays
         out = graph.invoke({"question": q.question, "as_of": q.as_of.isoformat() if q.as_of else None})
     answer = out["answer"]
     assert not [n for n in answer["policy_notes"] if "model call failed" in n]

@@ -55,7 +55,7 @@ from groundgate.policies.detectors.judge_reply import (
 )
 from groundgate.policies.detectors.lexical import LexicalDetector
 
-__all__ = ["JUDGE_SETTINGS", "JudgeDetector", "excerpt"]
+__all__ = ["JUDGE_SETTINGS", "JudgeDetector", "excerpt", "excerpt_statements"]
 
 _RESTING_BONUS = 0.25
 """Added to a passage's share of the question's words when the answer rests on it."""
@@ -96,9 +96,18 @@ SYSTEM_BEARING = (
 
 def excerpt(text: str, question: str | None, limit: int) -> str:
     """The passage's statements nearest the question, in their order, within ``limit`` characters."""
+    return " ".join(excerpt_statements(text, question, limit))[:limit]
+
+
+def excerpt_statements(text: str, question: str | None, limit: int) -> list[str]:
+    """The statements ``excerpt`` joins: a position shows one of them whole, never two run together.
+
+    Statements kept apart in the source (a forum thread's posts, a list's items) sit side by
+    side in the excerpt; split again they could run together into a sentence no source holds.
+    """
     found = statements(text)
     if sum(len(s) + 1 for s in found) <= limit or not found:
-        return " ".join(found)[:limit]
+        return found
     terms = content_terms(question or "")
     ranked = sorted(range(len(found)), key=lambda i: (-coverage(terms, found[i]) if terms else 0, i))
     kept: list[int] = []
@@ -108,7 +117,7 @@ def excerpt(text: str, question: str | None, limit: int) -> str:
             continue
         kept.append(index)
         size += len(found[index]) + 1
-    return " ".join(found[i] for i in sorted(kept))[:limit]
+    return [found[i] for i in sorted(kept)]
 
 
 class JudgeDetector:
@@ -189,20 +198,22 @@ class JudgeDetector:
             return lexical
         if question is None:
             return self._pair(chosen, lexical)
-        quoted = [excerpt(p.text, question, self.passage_chars) for p in chosen]
+        kept = [excerpt_statements(p.text, question, self.passage_chars) for p in chosen]
+        quoted = [" ".join(k)[: self.passage_chars] for k in kept]
         body = "\n".join(
             f"[{i}] ({_title(p)}) {text}" for i, (p, text) in enumerate(zip(chosen, quoted, strict=True), 1)
         )
         asked = question.strip()
         user = f"Question: {asked}\n{body}\nFor each of the {len(quoted)} passages, its answer to: {asked}"
         parsed, note = self._call(SYSTEM, user, "detect")
-        finding = self._finding(parsed, chosen, quoted, question) if parsed else None
+        finding = self._finding(parsed, chosen, quoted, question, kept) if parsed else None
         return Detection((finding,) if finding else (), (*lexical.notes, note))
 
     def _pair(self, chosen: list[Passage], lexical: Detection) -> Detection:
         """At ingest (no question): whether two passages state conflicting facts, with the words of each."""
         left, right = chosen[:2]
-        quoted = [excerpt(p.text, None, self.passage_chars) for p in (left, right)]
+        kept = [excerpt_statements(p.text, None, self.passage_chars) for p in (left, right)]
+        quoted = [" ".join(k)[: self.passage_chars] for k in kept]
         user = "\n".join(
             f"[{i}] ({_title(p)}) {text}"
             for i, (p, text) in enumerate(zip((left, right), quoted, strict=True), 1)
@@ -213,7 +224,7 @@ class JudgeDetector:
         said = [str(parsed.get("1") or ""), str(parsed.get("2") or "")]
         if not all(holds_quote(s, q) for s, q in zip(said, quoted, strict=True)):
             return Detection(lexical.findings, (*lexical.notes, note + " (quotes the passages do not hold)"))
-        statements_ = [nearest(q, s) for q, s in zip(quoted, said, strict=True)]
+        statements_ = [nearest(k, s) for k, s in zip(kept, said, strict=True)]
         finding = Finding(
             topic=shared_topic(*statements_),
             positions=(
@@ -226,7 +237,8 @@ class JudgeDetector:
         return Detection((*lexical.findings, finding), (*lexical.notes, note))
 
     def _finding(
-        self, parsed: dict[str, Any], chosen: list[Passage], quoted: list[str], question: str
+        self, parsed: dict[str, Any], chosen: list[Passage], quoted: list[str], question: str,
+        kept: list[list[str]],
     ) -> Finding | None:
         """The passages grouped by the answer the model read in each, when two groups conflict.
 
@@ -257,7 +269,7 @@ class JudgeDetector:
             sources = tuple(s for s in dict.fromkeys(chosen[i].source_id for i in members) if s not in seen)
             if sources:
                 seen.update(sources)
-                positions.append(FindingPosition(nearest(quoted[members[0]], read[members[0]][1]), sources))
+                positions.append(FindingPosition(nearest(kept[members[0]], read[members[0]][1]), sources))
         answered = [g[0] for g in groups]
         flag = parsed.get("conflict")
         if len(positions) < 2 or not (

@@ -12,6 +12,7 @@ import ast
 import html
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from groundgate.knowledge.ingest.extract import sentences
@@ -100,10 +101,10 @@ def _as_python(text: str) -> str:
 
 
 
-def nearest(text: str, answer: str) -> str:
-    """The sentence of ``text`` that shares most words with the model's answer."""
+def nearest(text: str | Sequence[str], answer: str) -> str:
+    """The sentence of ``text`` (or the statement of a list) that shares most words with the answer."""
     terms = content_terms(answer)
-    found = sentences(text) or [text]
+    found = (sentences(text) or [text]) if isinstance(text, str) else (list(text) or [""])
     return max(found, key=lambda s: coverage(terms, s)) if terms else found[0]
 
 
