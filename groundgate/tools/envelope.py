@@ -154,7 +154,7 @@ class Envelope(_Model):
                 continue
             entry: dict[str, Any] = {"id": item.id, "title": shown_title(item.title), "kind": item.kind}
             if titled is not None and not item.path:
-                document, sep, headings = entry["title"].partition(" › ")
+                _, sep, headings = entry["title"].partition(" › ")
                 doc = item.id.split("#", 1)[0]
                 if sep and doc != item.id and doc in titled:
                     entry["title"] = f"› {headings}"
