@@ -262,6 +262,28 @@ def test_a_position_is_one_statement_of_its_source_never_two_run_together():
                      "box": "Solo play is allowed in Gullwing: one player takes both fleets."}
 
 
+def test_the_judge_is_not_asked_when_only_one_source_speaks_of_the_question():
+    # Shown one passage about the question and neighbours about something else, a small
+    # judge answered the question from each neighbour and called the answers a conflict.
+    from groundgate.policies.detectors.judge import NOT_ASKED
+
+    passages = [
+        Passage("leave", "Our leave year runs from 1 April to 31 March.", title="Annual leave", role="rests"),
+        Passage("pay", "Payslips are published in the HR portal three working days before pay day.",
+                title="Pay"),
+    ]
+    judge, model = _judge({"1": {"answer": "1 April", "quote": "runs from 1 April"},
+                           "2": {"answer": "three working days", "quote": "three working days"},
+                           "conflict": True})
+    found = judge.disagreements(passages, question="On what date does the leave year start?")
+    assert model.calls == [] and found.findings == ()
+    assert NOT_ASKED in found.notes
+    # a second passage about the leave year: the judge is asked
+    passages.append(Passage("intranet", "The leave year starts on 1 January.", title="Leave year"))
+    judge.disagreements(passages, question="On what date does the leave year start?")
+    assert len(model.calls) == 1
+
+
 def test_the_judges_instructions_give_a_shape_and_no_answer_a_model_could_copy():
     # the 1.5B model copied the old example's "designed by Anna Berg" as a passage's quote
     example = SYSTEM[SYSTEM.index("{"):]

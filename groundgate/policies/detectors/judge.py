@@ -57,6 +57,9 @@ from groundgate.policies.detectors.lexical import LexicalDetector
 
 __all__ = ["JUDGE_SETTINGS", "JudgeDetector", "excerpt", "excerpt_statements"]
 
+ASK_SHARE = 0.5
+"""The judge is asked only when two sources each hold this share of the best one's question words."""
+NOT_ASKED = "judge not asked: only one source speaks of what the question asks"
 _RESTING_BONUS = 0.25
 """Added to a passage's share of the question's words when the answer rests on it."""
 
@@ -198,6 +201,8 @@ class JudgeDetector:
             return lexical
         if question is None:
             return self._pair(chosen, lexical)
+        if not _two_speak_of(question, chosen):
+            return Detection(lexical.findings, (*lexical.notes, NOT_ASKED))
         kept = [excerpt_statements(p.text, question, self.passage_chars) for p in chosen]
         quoted = [" ".join(k)[: self.passage_chars] for k in kept]
         body = "\n".join(
@@ -316,6 +321,21 @@ class JudgeDetector:
             )
         return Bearing(frozenset(found), (note,))
 
+
+
+def _two_speak_of(question: str, chosen: Sequence[Passage]) -> bool:
+    """Whether two of the sources hold at least ``ASK_SHARE`` of the question words the best one holds.
+
+    A disagreement needs two passages about what is asked. Shown one such passage and
+    neighbours about something else, the 1.5B judge gave each neighbour an answer to the
+    question and called them a conflict ("6 years after the tenancy ends" for the date a
+    leave year starts): on the dev splits of every set, 24 wrong showings became 18
+    (aerosense, handbook) with the same disagreements presented (docs/gate.md).
+    """
+    terms = content_terms(question)
+    held = [coverage(terms, f"{_title(p)} {p.text}") for p in chosen]
+    best = max(held, default=0.0)
+    return best > 0 and sum(h >= ASK_SHARE * best for h in held) >= 2
 
 
 def _title(passage: Passage) -> str:
