@@ -19,7 +19,8 @@ conflict counts only with the words of each that its passage holds. ``sides`` is
 lexical reading too (the gate's word rules), with no call, for the same reason.
 
 Every call goes through ``groundgate/models/call.py`` (usage, timing, errors, the wall
-clock). The lexical detector runs first; when it finds a disagreement no call is made.
+clock). The lexical detector runs first; when it finds a disagreement no call is made, nor
+when fewer than two of the sources speak of what the question asks (``ASK_SHARE``).
 """
 
 from __future__ import annotations
