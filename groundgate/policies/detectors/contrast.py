@@ -129,6 +129,11 @@ def names(clause: str, question: str) -> set[str]:
 
 
 _ORDINAL_CENTURY = {
+    "tenth": 900,
+    "eleventh": 1000,
+    "twelfth": 1100,
+    "thirteenth": 1200,
+    "fourteenth": 1300,
     "fifteenth": 1400,
     "sixteenth": 1500,
     "seventeenth": 1600,
@@ -137,7 +142,9 @@ _ORDINAL_CENTURY = {
     "twentieth": 1900,
     "twenty-first": 2000,
 }
-_HUNDREDS = {"fifteen": 1500, "sixteen": 1600, "seventeen": 1700, "eighteen": 1800, "nineteen": 1900}
+_HUNDREDS = {
+    "fifteen": 1500, "sixteen": 1600, "seventeen": 1700, "eighteen": 1800, "nineteen": 1900, "twenty": 2000,
+}
 _DECADES = {
     "tens": 10,
     "twenties": 20,
@@ -152,8 +159,8 @@ _DECADES = {
 _PART = r"(?:(?P<part>early|mid|late)[\s-]+)?"
 _WORD_DECADE = re.compile(
     _PART
-    + r"(?P<hundred>fifteen|sixteen|seventeen|eighteen|nineteen)[\s-]+(?P<decade>hundreds|tens|twenties|"
-    r"thirties|forties|fifties|sixties|seventies|eighties|nineties)\b",
+    + r"(?P<hundred>fifteen|sixteen|seventeen|eighteen|nineteen|twenty)[\s-]+"
+    r"(?P<decade>hundreds|tens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties)\b",
     re.I,
 )
 _DIGIT_DECADE = re.compile(_PART + r"\b(?P<year>1[5-9]\d0|20[0-2]0)['’]?s\b", re.I)
