@@ -185,7 +185,7 @@ def _print(rows: dict[str, list[dict[str, Any]]], split: str) -> None:
     print("|---|---|---|---|---|---|---|---|")
     for name, found in rows.items():
         for label in [*sets, "both"] if len(sets) > 1 else sets:
-            of_set = [r for r in found if label == "both" or r["dataset"] == label]
+            of_set = [r for r in found if r["dataset"] == label or (label == "both" and r["dataset"] in sets)]
             contested = [r for r in of_set if r["contested"]]
             count = Counter(r["outcome"] for r in contested)
             n = len(contested) or 1
@@ -224,6 +224,11 @@ def _print(rows: dict[str, list[dict[str, Any]]], split: str) -> None:
             + " | ".join(cells)
             + f" | {sum(r['shown'] for r in plain)}/{len(plain)} ({share:.3f}) |"
         )
+    for name, found in rows.items():
+        if any(r["failed"] for r in found):
+            # a failed judge call finds nothing: the answer is the lexical reading's, not the model's
+            print(f"\n{name}: {sum(r['failed'] for r in found)} of {len(found)} questions had a model call "
+                  "that failed (no recording, or an error); their answers are the lexical reading's")
 
 
 def main() -> None:

@@ -70,6 +70,20 @@ def test_contradictions_table_scores_each_disagreement_set_and_both():
     assert [r.split(" | ")[1:3] for r in rows[:3]] == [["disputes", "2"], ["accounts", "2"], ["both", "4"]]
 
 
+def test_contradictions_table_says_when_judge_calls_failed(tmp_path):
+    # A judge call with no recording finds nothing: the answer is the lexical reading's,
+    # and the table must say so, or its figure passes for the model's.
+    root = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "contradictions_table.py"), "--detectors", "judge",
+         "--only", "isles", "--split", "test", "--cassettes", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": path},
+    )
+    assert out.returncode == 0, out.stderr
+    assert "questions had a model call that failed" in out.stdout, out.stdout
+
+
 def test_contradictions_table_applies_the_split_to_every_set_when_asked():
     root = Path(__file__).resolve().parents[1]
     path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])
