@@ -53,10 +53,20 @@ class Applicable:
     to (trace only)."""
 
 
-def question_bears(entry: Contradiction, question: str, threshold: float) -> bool:
-    """The question covers the topic, or asks about what the positions argue over."""
+def question_bears(
+    entry: Contradiction, question: str, threshold: float, names: Sequence[str] = ()
+) -> bool:
+    """The question covers the topic, or asks about what the positions argue over.
+
+    The topic's words beyond the names of the entry's entities are what it is about: a
+    question must hold ``NAMED_TOPIC`` of them too. One that shares only the product's name
+    and one more word with "How long a full charge of the AeroSense Two takes" asks about
+    the AeroSense Two, not about its charge.
+    """
     terms = content_terms(entry.topic)
-    if terms and coverage(terms, question) >= threshold:
+    beyond = _beyond_names(entry, names)
+    if terms and coverage(terms, question) >= threshold and (
+            not beyond or coverage(beyond, question) >= NAMED_TOPIC):
         return True
     return bool(disputed_axis(entry) & {stem(t) for t in content_terms(question)})
 
@@ -121,7 +131,7 @@ def bears_on_question(
     topic ("Should the customer on claim CLM-1190 get all 14 kitchen units replaced?"), a
     passage the answer rests on states the point, or the answer's verdict turns on it.
     """
-    if question_bears(entry, trace.question, threshold):
+    if question_bears(entry, trace.question, threshold, names):
         return True
     if not asks_for_verdict(trace.question):
         return False

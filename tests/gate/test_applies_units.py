@@ -74,3 +74,11 @@ def test_a_question_that_only_shares_the_unit_of_the_values_is_answered(store):
     answer = _ask(store, "What are the default quiet hours of the light ring?")
     assert answer["contested"] == []
     assert answer["answered"]
+
+
+def test_a_question_sharing_only_the_product_name_and_how_long_is_answered(store):
+    # "long", "pellam", "two": half the topic's words, but none of what it is about
+    # (a full charge) beyond the entry's own product name
+    answer = _ask(store, "How long does the Pellam Two battery last at the standard interval?")
+    assert answer["contested"] == []
+    assert "2 months" in answer["text"]

@@ -76,7 +76,7 @@ class LexicalDetector:
         found = set()
         for entry in request.entries:
             names = entity_names(request.store, entry)
-            if question_bears(entry, question, request.threshold) or (
+            if question_bears(entry, question, request.threshold, names) or (
                 evidence and states_point_for(entry, question, evidence, names)
             ):
                 found.add(entry.id)
