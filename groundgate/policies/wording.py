@@ -64,7 +64,10 @@ def disputed_axis(entry: Contradiction) -> set[str]:
     shared = set.intersection(*({stem(t) for t in content_terms(p.statement)} for p in entry.positions))
     # the unit of the values they give ("4 hours", "3 hours") is what they measure, not what they argue over
     units = {stem(m.group(1).lower()) for p in entry.positions for m in _UNIT.finditer(p.statement)}
-    return shared - {stem(t) for t in content_terms(entry.topic)} - units
+    # a number every position gives ("2025" in "20 January 2025" and "17 March 2025") is
+    # what they agree on
+    numbers = {t for t in shared if any(ch.isdigit() for ch in t)}
+    return shared - {stem(t) for t in content_terms(entry.topic)} - units - numbers
 
 
 def _words(text: str) -> str:

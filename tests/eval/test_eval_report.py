@@ -168,7 +168,7 @@ BENCH = pathlib.Path(__file__).parents[2] / "bench" / "datasets"
 
 @pytest.mark.parametrize(("name", "documents", "questions"), [
     ("riverbend", 16, 20), ("careers", 14, 20), ("isles", 21, 20),
-    ("handbook", 22, 80), ("aerosense", 19, 82),
+    ("handbook", 22, 80), ("aerosense", 19, 82), ("council", 22, 99),
 ])
 def test_the_bench_datasets_are_well_formed(name, documents, questions):
     """bench/datasets/* are read as `groundgate eval --dataset` reads them, and their labels hold.

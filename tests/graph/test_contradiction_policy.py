@@ -21,6 +21,18 @@ def test_the_disputed_axis_is_what_every_position_speaks_to_beyond_the_topic():
     assert disputed_axis(_entry()) == {"renewal", "approval", "need"}
 
 
+def test_a_number_every_position_gives_is_not_what_they_argue_over():
+    # both dates are in 2025: a question about anything in 2025 does not turn on the entry
+    entry = Contradiction(
+        id="C2", topic="When the reading room reopens",
+        positions=(Position(statement="The notice says it reopens on 3 March 2025.", source_ids=("a",)),
+                   Position(statement="The newsletter says it reopens on 10 March 2025.", source_ids=("b",))),
+    )
+    assert "2025" not in disputed_axis(entry)
+    verdict = applicable(Register(entries=(entry,)), RunTrace(question="How many events ran in 2025?"), [])
+    assert verdict.question == ()
+
+
 def test_questions_about_the_axis_bear_on_the_entry(memory_store, mini_corpus):
     from groundgate.knowledge.ingest.pipeline import ingest
 

@@ -143,6 +143,25 @@ def test_many_things_each_with_its_own_value_are_no_disagreement(memory_store, m
     assert [set(c.source_ids) for c in detected] == [{"LIB-003", "LIB-004"}]
 
 
+def test_a_series_of_minutes_is_no_disagreement(memory_store, mini_corpus):
+    # Each set of minutes is headed by its own date and names its own next meeting: the
+    # headings state nothing, and "next meeting" is dated by its own document. Before,
+    # four entries were filed ("Minutes of the Full Council", "Next meeting Monday") and
+    # shown on every question that named a year.
+    minutes = mini_corpus / "docs" / "minutes"
+    minutes.mkdir()
+    for day, following in (("20 January 2025", "17 March 2025"), ("17 March 2025", "12 May 2025"),
+                           ("12 May 2025", "14 July 2025")):
+        name = day.split()[1].lower()
+        (minutes / f"board-{name}.md").write_text(
+            f"# Minutes of the Library Board, {day}\n\n1. Apologies were received from the treasurer.\n"
+            f"2. **Next meeting**: Monday {following}.\n"
+        )
+    ingest(memory_store, mini_corpus, now=T0)
+    detected = [c for c in memory_store.contradictions() if c.origin == "detected"]
+    assert [set(c.source_ids) for c in detected] == [{"LIB-003", "LIB-004"}]
+
+
 def test_detector_never_resolves_an_entry_by_itself(memory_store, mini_corpus):
     ingest(memory_store, mini_corpus, now=T0)
     path = mini_corpus / "docs" / "fees-faq.md"

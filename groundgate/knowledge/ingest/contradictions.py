@@ -71,6 +71,9 @@ def readable_topic(sentence: str, subject: frozenset[str] | set[str]) -> str:
     return " ".join(out[:14]) or "conflicting values"
 
 
+_OWN_TIME = re.compile(r"\b(?:next|previous|last|following|upcoming)\s+(?:\*\*)?[a-z]", re.I)
+"""A subject dated by its own document: "Next meeting: Monday 17 March 2025" in one set of
+minutes and "Next meeting: Monday 12 May 2025" in the next are two meetings."""
 _PRONOUN_SUBJECT = re.compile(
     r"(?:^|[.;:]\s+|,\s+(?:and|but|then)\s+|\b(?:and|but)\s+)(?:he|she|it|they)\s+[a-z]", re.I
 )
@@ -253,11 +256,13 @@ def _conflict(
         return None
     if not _similar(left.subject, right.subject):
         return None
-    if (_PRONOUN_SUBJECT.search(left.sentence) or _PRONOUN_SUBJECT.search(right.sentence)) and (
+    own = (_PRONOUN_SUBJECT.search(left.sentence) or _PRONOUN_SUBJECT.search(right.sentence)
+           or _OWN_TIME.search(left.sentence) or _OWN_TIME.search(right.sentence))
+    if own and (
         _title_key(titles.get(left.doc_id, left.doc_id))
         != _title_key(titles.get(right.doc_id, right.doc_id))
     ):
-        return None  # each is about its own article's subject
+        return None  # each is about its own article's subject, or its own time
     return (
         readable_topic(left.sentence, set(left.subject) & set(right.subject)),
         [(left.sentence, (left.doc_id,)), (right.sentence, (right.doc_id,))],

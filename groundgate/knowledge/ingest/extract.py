@@ -194,6 +194,8 @@ def statements_in(doc_id: str, text: str, validity: Validity) -> list[ValueState
     for sentence in _sentences(text):
         if len(sentence) > 400 or not _DIGIT.search(sentence):
             continue  # every value pattern (amounts, dates, years) needs a digit
+        if sentence.startswith("#"):
+            continue  # a heading names a section ("# Minutes of 20 January 2025"), it states nothing
         found: list[tuple[str, str, str]] = []
         for unit, pattern in _VALUE_PATTERNS:
             for match in pattern.finditer(sentence):
