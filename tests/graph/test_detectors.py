@@ -290,3 +290,27 @@ def test_the_judges_instructions_give_a_shape_and_no_answer_a_model_could_copy()
     values = re.findall(r'"(?:answer|quote)": "([^"]*)"', example)
     assert values and all(v.startswith("<") and v.endswith(">") for v in values)
     assert not re.search(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b", example), "no name in the example"
+
+
+def test_the_judge_is_not_asked_about_a_multi_hop_question():
+    # Each passage holds one hop: the birthplace in one, the port in the other. Asked for
+    # each passage's answer, a small judge gave "Brannock" and "Kessel Harbour" and called
+    # them a conflict.
+    from groundgate.policies.detectors.judge import NOT_ASKED_MULTI_HOP
+
+    passages = [
+        Passage("fenwright", "Tobias Fenwright was born on the island of Skarra in 1861.",
+                title="Tobias Fenwright", role="rests"),
+        Passage("skarra", "Skarra, the island of Tobias Fenwright's childhood, is served by the ferry "
+                          "port of Olm.",
+                title="Skarra"),
+    ]
+    judge, model = _judge({"1": {"answer": "Skarra", "quote": "born on the island of Skarra"},
+                           "2": {"answer": "Olm", "quote": "served by the ferry port of Olm"},
+                           "conflict": True})
+    asked = "Which port serves the island where Tobias Fenwright was born?"
+    found = judge.disagreements(passages, question=asked)
+    assert model.calls == [] and found.findings == ()
+    assert NOT_ASKED_MULTI_HOP in found.notes
+    judge.disagreements(passages, question="Which port serves the island of Skarra?")
+    assert len(model.calls) == 1

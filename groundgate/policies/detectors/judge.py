@@ -20,7 +20,10 @@ lexical reading too (the gate's word rules), with no call, for the same reason.
 
 Every call goes through ``groundgate/models/call.py`` (usage, timing, errors, the wall
 clock). The lexical detector runs first; when it finds a disagreement no call is made, nor
-when fewer than two of the sources speak of what the question asks (``ASK_SHARE``).
+when fewer than two of the sources speak of what the question asks (``ASK_SHARE``), nor
+for a multi-hop question ("the island where Tobias Fenwright was born"): no one passage
+answers it, and a small judge answered it from each passage in turn and called the
+bridge's and the answer's places a conflict (isles and council dev).
 """
 
 from __future__ import annotations
@@ -55,12 +58,16 @@ from groundgate.policies.detectors.judge_reply import (
     same_answer,
 )
 from groundgate.policies.detectors.lexical import LexicalDetector
+from groundgate.reading.question import analyse
 
-__all__ = ["JUDGE_SETTINGS", "JudgeDetector", "excerpt", "excerpt_statements"]
+__all__ = [
+    "JUDGE_SETTINGS", "NOT_ASKED", "NOT_ASKED_MULTI_HOP", "JudgeDetector", "excerpt", "excerpt_statements",
+]
 
 ASK_SHARE = 0.5
 """The judge is asked only when two sources each hold this share of the best one's question words."""
 NOT_ASKED = "judge not asked: only one source speaks of what the question asks"
+NOT_ASKED_MULTI_HOP = "judge not asked: a multi-hop question, which no one passage answers"
 _RESTING_BONUS = 0.25
 """Added to a passage's share of the question's words when the answer rests on it."""
 
@@ -202,6 +209,8 @@ class JudgeDetector:
             return lexical
         if question is None:
             return self._pair(chosen, lexical)
+        if analyse(question).relative:
+            return Detection(lexical.findings, (*lexical.notes, NOT_ASKED_MULTI_HOP))
         if not _two_speak_of(question, chosen):
             return Detection(lexical.findings, (*lexical.notes, NOT_ASKED))
         kept = [excerpt_statements(p.text, question, self.passage_chars) for p in chosen]
