@@ -48,14 +48,8 @@ def row_cells(text: str) -> list[tuple[str, str]]:
     return cells if len(cells) >= 2 else []
 
 
-_NEGATORS = frozenset({"non", "not", "no"})
-"""One negation, however written: a "Non-parishioner" column is the question's "not a parishioner"."""
-
-
 def _keys(text: str) -> set[str]:
-    words = [w.lower() for w in _WORD.findall(text)]
-    return {"not" if w in _NEGATORS else term_key(w) for w in words
-            if w in _NEGATORS or w not in STOPWORDS}
+    return {term_key(w.lower()) for w in _WORD.findall(text) if w.lower() not in STOPWORDS}
 
 
 def _other_case(question: str, column: str, cell: str) -> str | None:
@@ -66,8 +60,7 @@ def _other_case(question: str, column: str, cell: str) -> str | None:
     """
     words = _WORD.findall(question)
     names = _keys(column)
-    # the key column's own label may carry the case ("Interment, child under 18 — Parishioner")
-    held = {w.lower() for w in _WORD.findall(f"{column} {cell}")}
+    held = {w.lower() for w in _WORD.findall(cell)}
     for i, word in enumerate(words):
         if term_key(word.lower()) not in names:
             continue
