@@ -294,8 +294,8 @@ def test_the_judges_instructions_give_a_shape_and_no_answer_a_model_could_copy()
 
 def test_the_judge_is_not_asked_about_a_multi_hop_question():
     # Each passage holds one hop: the birthplace in one, the port in the other. Asked for
-    # each passage's answer, a small judge gave "Brannock" and "Kessel Harbour" and called
-    # them a conflict.
+    # each passage's answer, a small judge gives one hop from each ("Skarra", "Olm") and
+    # calls them a conflict (as it did on the isles set).
     from groundgate.policies.detectors.judge import NOT_ASKED_MULTI_HOP
 
     passages = [
