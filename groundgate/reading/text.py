@@ -220,7 +220,10 @@ def capitalised_names(text: str, *, skip_initial: bool = False) -> list[str]:
         if is_name:
             if not run:
                 run_initial[0] = sentence_start
-            run.append(word)
+            possessive = re.fullmatch(r"(.+)['’]s", word)
+            run.append(possessive.group(1) if possessive else word)
+            if possessive:
+                flush()  # "the Trust's Director of Finance": the Trust, and its Director of Finance
         elif run and word.lower() in _NAME_CONNECTORS and (word.islower() or word == "&"):
             run.append(word)
         else:

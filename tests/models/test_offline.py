@@ -459,6 +459,16 @@ def test_names_joined_by_an_ampersand_stay_one_name():
     assert "Lenth & Partners" in analyse("Who led Lenth & Partners in 1990?", None).mentions
 
 
+def test_a_possessive_ends_a_name():
+    # "the Trust's Director of Finance" names two things: the Trust, and a role a sentence
+    # may name on its own ("Issued by Devraj Kapoor, Director of Finance.")
+    assert capitalised_names("Who is the Trust's Director of Finance?", skip_initial=True) == [
+        "Trust", "Director of Finance"]
+    assert analyse("Who is the Trust's Director of Finance?", None).mentions == (
+        "Director of Finance", "Trust")
+    assert capitalised_names("Pellam’s cloud servers", skip_initial=False) == ["Pellam"]
+
+
 @pytest.fixture(scope="module")
 def riverbend():
     store = _store(Path(__file__).parents[2] / "bench" / "datasets" / "riverbend" / "corpus")
