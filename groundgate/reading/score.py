@@ -26,6 +26,7 @@ from groundgate.reading.evidence import Sentence
 from groundgate.reading.question import Question, clauses
 from groundgate.reading.text import (
     IDENTIFIER,
+    MONTH_ALT,
     capitalised_names,
     has_value,
     norm_stems,
@@ -148,6 +149,10 @@ def _dimensions(text: str) -> set[str]:
     return {d for d, forms in _DIMENSIONS.items() if words & set(forms)}
 
 
+_MONTH_ASKED = re.compile(r"\b(?:which|what) month\b", re.IGNORECASE)
+_MONTH = re.compile(rf"\b(?:{MONTH_ALT})\b")
+
+
 def typed(q: Question, text: str) -> bool:
     """Whether ``text`` states a value of the kind ``q`` asks for.
 
@@ -157,7 +162,8 @@ def typed(q: Question, text: str) -> bool:
     if q.asks in VALUE_KINDS:
         kinds = {"duration": ("duration", "date")}.get(q.asks, (q.asks,))
         if not any(has_value(text, k) for k in kinds):
-            return False
+            # "in which month ...?": a month is the value asked for
+            return q.asks == "date" and bool(_MONTH_ASKED.search(q.text) and _MONTH.search(text))
         if q.asks == "length":
             asked, stated = _dimensions(q.text), _dimensions(text)
             return not (asked and stated and not asked & stated)

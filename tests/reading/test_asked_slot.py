@@ -57,3 +57,15 @@ def test_a_superlative_that_is_not_a_quantity_asks_for_no_number():
                                       "compression nut on the waste pipe.", 0.9))
     assert reading.outcome == "answered"
     assert "compression nut" in reading.lines[0]
+
+
+def test_a_month_answers_a_question_that_asks_for_a_month():
+    question = "In which month do members renew their allotment tenancy?"
+    renewal = ("Tenancies are renewed each October, when the secretary sends every member an "
+               "invoice for the year.")
+    answered = _read(question, _passage("allotments", renewal, 0.9))
+    assert answered.outcome == "answered"
+    assert "October" in answered.lines[0]
+    # a month is no answer to a question asking for a number
+    counted = _read("How many members renew their allotment tenancy?", _passage("allotments", renewal, 0.9))
+    assert counted.outcome == "insufficient"
