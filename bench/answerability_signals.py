@@ -83,10 +83,11 @@ def _signals(t: Transcript, embedder: Any) -> dict[str, float]:
     }
 
 
-def rows(embedder: Any) -> list[dict[str, Any]]:
+def rows(embedder: Any, names: list[str]) -> list[dict[str, Any]]:
     """One row per non-contested question: its labels, the reader's refusal and the signals."""
     out: list[dict[str, Any]] = []
-    for name, folder in SETS.items():
+    for name in names:
+        folder = SETS[name]
         with dataset_store(folder, embedder=None) as (store, questions):
             for q in load_questions(questions, store):
                 if q.contested:
@@ -137,6 +138,10 @@ def predict(model: Any, items: list[dict[str, Any]]) -> np.ndarray:
     return np.asarray(1 / (1 + np.exp(-(((_matrix(items) - mean) / spread) @ coef + bias))))
 
 
+def _figure(value: float) -> str:
+    return "–" if value != value else f"{value:.2f}"  # NaN: a class with no question
+
+
 def _line(split: str, label: str, refused: list[bool], absent: list[bool]) -> None:
     said = sum(r and a for r, a in zip(refused, absent, strict=True))
     wrong = sum(r and not a for r, a in zip(refused, absent, strict=True))
@@ -146,8 +151,13 @@ def _line(split: str, label: str, refused: list[bool], absent: list[bool]) -> No
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--embedder", default="local", help="for the cosine signal (default: local)")
+    parser.add_argument("--sets", default=",".join(SETS), help="default: all of them")
     args = parser.parse_args(argv)
-    table = rows(make_embedder(args.embedder))
+    names = [n.strip() for n in args.sets.split(",") if n.strip()]
+    unknown = [n for n in names if n not in SETS]
+    if unknown or not names:
+        parser.error(f"--sets: choose from {', '.join(SETS)}")
+    table = rows(make_embedder(args.embedder), names)
     print("AUC of each signal, answerable against unanswerable, over the questions the reader "
           "answered (0.5 is chance):\n")
     print("| split | answered: answerable / unanswerable | " + " | ".join(SIGNALS) + " |")
@@ -156,9 +166,13 @@ def main(argv: list[str] | None = None) -> int:
         kept = [r for r in table if r["split"] == split and not r["refused"]]
         yes = [r for r in kept if r["answerable"]]
         no = [r for r in kept if not r["answerable"]]
-        figures = " | ".join(f"{auc([r[s] for r in yes], [r[s] for r in no]):.2f}" for s in SIGNALS)
+        figures = " | ".join(_figure(auc([r[s] for r in yes], [r[s] for r in no])) for s in SIGNALS)
         print(f"| {split} | {len(yes)} / {len(no)} | {figures} |")
-    model = fit([r for r in table if r["split"] == "dev"])
+    dev = [r for r in table if r["split"] == "dev"]
+    if len({r["answerable"] for r in dev}) < 2:
+        print("\nNo combination: the dev split of these sets lacks answerable or unanswerable questions.")
+        return 0
+    model = fit(dev)
     print("\nA logistic combination fitted on dev (every signal and the reader's refusal): "
           "refuse when it gives under the threshold.\n")
     print("| split | refusals by | unanswerable said insufficient | wrong refusals |")

@@ -145,3 +145,16 @@ def test_every_benchmark_imports_what_it_names():
             [sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120, cwd=root
         )
         assert out.returncode == 0, (script.name, out.stderr[-800:])
+
+
+def test_answerability_signals_prints_both_tables():
+    root = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])  # this checkout's groundgate
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "answerability_signals.py"), "--sets", "riverbend,careers",
+         "--embedder", "none"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": path},
+    )
+    assert out.returncode == 0, out.stderr
+    assert "| dev |" in out.stdout and "| test |" in out.stdout, out.stdout
+    assert "| dev | the reader |" in out.stdout and "the combination at 0.4" in out.stdout, out.stdout
