@@ -158,3 +158,21 @@ def test_answerability_signals_prints_both_tables():
     assert out.returncode == 0, out.stderr
     assert "| dev |" in out.stdout and "| test |" in out.stdout, out.stdout
     assert "| dev | the reader |" in out.stdout and "the combination at 0.4" in out.stdout, out.stdout
+
+
+def test_token_floor_prints_every_call_and_both_floors():
+    root = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])  # this checkout's groundgate
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "token_floor.py"), "--dataset",
+         str(root / "bench" / "datasets" / "riverbend"), "--split", "dev"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": path},
+    )
+    assert out.returncode == 0, out.stderr
+    rows = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in out.stdout.splitlines()
+            if line.count("|") >= 3}
+    for row in ("first call", "last call", "the whole run (what eval reports)",
+                "floor: two calls (first + last)", "floor: the last call alone"):
+        assert rows[row].replace(",", "").isdigit(), (row, rows)
+    assert int(rows["the whole run (what eval reports)"].replace(",", "")) >= int(
+        rows["floor: two calls (first + last)"].replace(",", ""))
