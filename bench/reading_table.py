@@ -43,7 +43,7 @@ from groundgate.knowledge.embed import make_embedder  # noqa: E402
 DATASETS: dict[str, Path] = {
     "golden": REPO / "groundgate" / "corpus" / "insurance",
     **{name: REPO / "bench" / "datasets" / name
-       for name in ("riverbend", "careers", "isles", "handbook", "aerosense", "council")},
+       for name in ("riverbend", "careers", "isles", "handbook", "aerosense", "council", "newsroom")},
 }
 CONFIGS = ("router", "A")
 HEAD = ["dataset", "config", "answerable", "correct", "coverage", "wrong refusals", "unanswerable",

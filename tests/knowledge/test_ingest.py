@@ -162,6 +162,35 @@ def test_a_series_of_minutes_is_no_disagreement(memory_store, mini_corpus):
     assert [set(c.source_ids) for c in detected] == [{"LIB-003", "LIB-004"}]
 
 
+def test_a_series_of_press_releases_is_no_disagreement(memory_store, mini_corpus):
+    # Each release opens with its own date line: two of them are two releases, not a
+    # dispute about "Library News release". Before, every pair was filed as an open entry
+    # and shown on every question about the library.
+    releases = mini_corpus / "docs" / "news"
+    releases.mkdir()
+    for day, line in (("13 January 2025", "**Meadow Library — News release — {day}**"),
+                      ("10 March 2025", "*Meadow Library — News release — {day}*"),
+                      ("18 September 2025", "MEADOW LIBRARY | {day} | 11:02")):
+        name = day.split()[1].lower()
+        (releases / f"release-{name}.md").write_text(
+            f"# A note from the library\n\n{line.format(day=day)}\n\nThe reading room has new chairs.\n")
+    ingest(memory_store, mini_corpus, now=T0)
+    detected = [c for c in memory_store.contradictions() if c.origin == "detected"]
+    assert [set(c.source_ids) for c in detected] == [{"LIB-003", "LIB-004"}]
+
+
+def test_a_sentence_opening_the_body_still_states_its_date(memory_store, mini_corpus):
+    # Only a label is a date line: a first sentence with its full stop states a fact.
+    news = mini_corpus / "docs" / "news"
+    news.mkdir()
+    for name, day in (("one", "1 April 2025"), ("two", "1 May 2025")):
+        (news / f"reopening-{name}.md").write_text(
+            f"# Reopening\n\nThe Meadow Library reading room reopens on {day}.\n")
+    ingest(memory_store, mini_corpus, now=T0)
+    detected = [c for c in memory_store.contradictions() if c.origin == "detected"]
+    assert {"reopening-one", "reopening-two"} in [set(c.source_ids) for c in detected]
+
+
 def test_detector_never_resolves_an_entry_by_itself(memory_store, mini_corpus):
     ingest(memory_store, mini_corpus, now=T0)
     path = mini_corpus / "docs" / "fees-faq.md"

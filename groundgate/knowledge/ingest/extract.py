@@ -188,14 +188,37 @@ def value_statements(doc: Document) -> list[ValueStatement]:
     return statements_in(doc.id, doc.body, doc.validity)
 
 
+def dateline(text: str) -> str | None:
+    """The document's own date line, when its body opens with one (it states nothing).
+
+    The first line under the title that holds a date and reads as a label, not a sentence:
+    wrapped in emphasis (``*Brackhaven Athletic FC — Club news — 14 April 2025*``) or
+    without a full stop (``COASTLINE WIRE | 14 Jan 2025 | 11:02``). Each document of a
+    series carries its own, with its own date: two of them are two documents, not a dispute.
+    """
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if not (_DIGIT.search(line) and _may_hold_date(line) and _DATE.search(line)):
+            return None
+        emphasised = len(line) > 2 and line[0] in "*_" and line.rstrip()[-1] in "*_"
+        unpunctuated = not line.rstrip("*_ ").endswith((".", "!", "?"))
+        return line.strip(" -*\t") if (emphasised or unpunctuated) and len(line.split()) <= 24 else None
+    return None
+
+
 def statements_in(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]:
     """One statement per sentence and unit of value in ``text``."""
     out: list[ValueStatement] = []
+    own_date = dateline(text)
     for sentence in _sentences(text):
         if len(sentence) > 400 or not _DIGIT.search(sentence):
             continue  # every value pattern (amounts, dates, years) needs a digit
         if sentence.startswith("#"):
             continue  # a heading names a section ("# Minutes of 20 January 2025"), it states nothing
+        if own_date and sentence in own_date:
+            continue  # the document's own date line
         found: list[tuple[str, str, str]] = []
         for unit, pattern in _VALUE_PATTERNS:
             for match in pattern.finditer(sentence):
