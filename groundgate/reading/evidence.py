@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from groundgate.knowledge.ingest.extract import sentences
+from groundgate.knowledge.ingest.extract import dateline, sentences
 from groundgate.knowledge.text import content_terms, coverage
 from groundgate.reading.transcript import Step, Transcript
 
@@ -205,8 +205,26 @@ def _with_subject(title: str, text: str) -> str:
     return f"{title}: {text}"
 
 
+def _without_dateline(item: dict[str, Any], text: str) -> str:
+    """A document's opening without its own date line (``COASTLINE WIRE | 14 Jan 2025``).
+
+    The line states nothing (``ingest.extract.dateline``), and unwrapped into the first
+    sentence it would open it with the outlet's name.
+    """
+    if not (str(item.get("id", "")).endswith("#0") or item.get("kind") == "document"):
+        return text
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if dateline(line):
+            return "\n".join(lines[:index] + lines[index + 1:])
+        break
+    return text
+
+
 def _item_sentences(step: Step, item: dict[str, Any]) -> list[tuple[str, str, str]]:
-    text = str(item.get("text") or "")
+    text = _without_dateline(item, str(item.get("text") or ""))
     title = str(item.get("title") or "")
     kind = str(item.get("kind") or "")
     if step.name == "timeline":

@@ -60,3 +60,24 @@ def test_an_email_header_is_not_a_table_row():
     release = "Version: 3.4; Released: 15 January 2024; Changes: Room groups; weekly summary email."
     assert row_cells(release) == [
         ("Version", "3.4"), ("Released", "15 January 2024"), ("Changes", "Room groups; weekly summary email")]
+
+
+def test_a_documents_own_date_line_opens_no_sentence():
+    # A wire story's first line is its date line; unwrapped into the first sentence it made
+    # "COASTLINE WIRE | 14 Jan 2025 | 11:02 BRACKHAVEN — ..." an answer about the wire.
+    from groundgate.reading.evidence import collect
+    from groundgate.reading.transcript import Step, Transcript
+
+    story = ("COASTLINE WIRE | 14 Jan 2025 | 11:02\nBRACKHAVEN — The ferry company has appointed "
+             "Tomasz Wierzbicki as chief executive from 3 March 2025.\nHe succeeds Ruth Penhallow.")
+    question = "Who is the new chief executive of the ferry company?"
+    opening = {"id": "ferry-chief#0", "kind": "passage", "title": "New chief", "text": story,
+               "sources": ["ferry-chief"], "score": 1.0}
+    later = {**opening, "id": "ferry-chief#1"}  # a passage further in: its first line is kept
+    texts = [s.text for s in collect(Transcript(analyse(question), (
+        Step("search_evidence", {"query": question}, 0, {"results": [opening]}),), 1))]
+    assert texts[0].startswith("BRACKHAVEN — The ferry company has appointed")
+    assert not any("COASTLINE WIRE" in t for t in texts)
+    kept = [s.text for s in collect(Transcript(analyse(question), (
+        Step("search_evidence", {"query": question}, 0, {"results": [later]}),), 1))]
+    assert kept[0].startswith("COASTLINE WIRE")
