@@ -22,11 +22,14 @@ from groundgate.knowledge.port import KnowledgeStore
 from groundgate.knowledge.text import content_terms, coverage, stem, stems
 from groundgate.policies.detectors.base import Passage
 from groundgate.policies.stated import holds_name, question_names
+from groundgate.reading.question import analyse
+from groundgate.reading.text import find_dates, find_years
 from groundgate.tools.envelope import Envelope, read_envelopes
 
 __all__ = [
     "about_subject",
     "answer_passages",
+    "dated_apart",
     "resting_passages",
     "retrieved_passages",
     "shared_topic",
@@ -145,3 +148,21 @@ def shared_topic(left: str, right: str) -> str:
     from groundgate.knowledge.ingest.contradictions import readable_topic
 
     return readable_topic(left, {stem(w) for w in stems(left) & stems(right)})
+
+
+def dated_apart(question: str, statements_: Sequence[str]) -> bool:
+    """Whether each position is dated by its own words, each to another time: a change, not a dispute.
+
+    "Until 31 March 2025: £9.40" and "From 1 April 2025: £10.20" give one fare at two
+    times. Not for a question that asks for a time: then the times are the answers.
+    """
+    if question and analyse(question).asks == "date":
+        return False
+    times = []
+    for statement in statements_:
+        stated = {d.isoformat() for _, d in find_dates(statement)} or {str(y) for y in find_years(statement)}
+        if not stated:
+            return False
+        times.append(frozenset(stated))
+    return len(set(times)) == len(times) and not any(
+        a & b for i, a in enumerate(times) for b in times[i + 1:])

@@ -48,7 +48,7 @@ from groundgate.policies.detectors.base import (
     Sides,
     SidesQuestion,
 )
-from groundgate.policies.detectors.evidence import about_subject, shared_topic, statements
+from groundgate.policies.detectors.evidence import about_subject, dated_apart, shared_topic, statements
 from groundgate.policies.detectors.judge_reply import (
     borne_out,
     exclusive,
@@ -59,7 +59,6 @@ from groundgate.policies.detectors.judge_reply import (
 )
 from groundgate.policies.detectors.lexical import LexicalDetector
 from groundgate.reading.question import analyse
-from groundgate.reading.text import find_dates, find_years
 
 __all__ = [
     "JUDGE_SETTINGS", "NOT_ASKED", "NOT_ASKED_MULTI_HOP", "JudgeDetector", "excerpt", "excerpt_statements",
@@ -287,7 +286,7 @@ class JudgeDetector:
                 seen.update(sources)
                 positions.append(FindingPosition(nearest(kept[members[0]], read[members[0]][1]), sources))
         answered = [g[0] for g in groups]
-        if _dated_apart(question, [p.statement for p in positions]):
+        if dated_apart(question, [p.statement for p in positions]):
             return None  # one thing at two times, each position dated by its own words
         flag = parsed.get("conflict")
         if len(positions) < 2 or not (
@@ -334,24 +333,6 @@ class JudgeDetector:
             )
         return Bearing(frozenset(found), (note,))
 
-
-
-def _dated_apart(question: str, statements_: Sequence[str]) -> bool:
-    """Whether each position is dated by its own words, each to another time: a change, not a dispute.
-
-    "Until 31 March 2025: £9.40" and "From 1 April 2025: £10.20" give one fare at two
-    times. Not for a question that asks for a time: then the times are the answers.
-    """
-    if analyse(question).asks == "date":
-        return False
-    times = []
-    for statement in statements_:
-        stated = {d.isoformat() for _, d in find_dates(statement)} or {str(y) for y in find_years(statement)}
-        if not stated:
-            return False
-        times.append(frozenset(stated))
-    return len(set(times)) == len(times) and not any(
-        a & b for i, a in enumerate(times) for b in times[i + 1:])
 
 
 def _two_speak_of(question: str, chosen: Sequence[Passage]) -> bool:
