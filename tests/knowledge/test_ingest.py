@@ -214,3 +214,16 @@ def test_read_only_store_refuses_writes(tmp_path, mini_corpus):
 def test_setup_is_idempotent(tmp_path):
     store = SQLiteStore.from_path(tmp_path / "s.sqlite")
     assert store.setup() == store.setup()
+
+
+def test_a_date_line_is_a_short_label_and_an_email_header_is_not_one():
+    from groundgate.knowledge.ingest.extract import dateline
+
+    wire = "COASTLINE WIRE | 14 Jan 2025 | 11:02"
+    assert dateline(f"# News\n\n{wire}\n\nText.") == wire
+    assert dateline("*Tidewrack, by Hetty Marsh. Posted 20 October 2025.*\n\nRight.")
+    # the sender and role in an e-mail's header are what it says, not its date line
+    header = ("From: Tom Lindqvist, Catastrophe Modelling Lead To: Underwriting; Broker Distribution "
+              "Date: 18 February 2026 Subject: ZM-2026 zone map now live\nHello both teams,")
+    assert dateline(header) is None
+    assert dateline("# Fees\n\nThe fee rises to £5 on 1 April 2025.\n") is None

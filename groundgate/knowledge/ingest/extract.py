@@ -192,8 +192,8 @@ def dateline(text: str) -> str | None:
     """The document's own date line, when its body opens with one (it states nothing).
 
     The first line under the title that holds a date and reads as a label, not a sentence:
-    wrapped in emphasis (``*Brackhaven Athletic FC — Club news — 14 April 2025*``) or
-    without a full stop (``COASTLINE WIRE | 14 Jan 2025 | 11:02``). Each document of a
+    wrapped in emphasis (``*Brackhaven Athletic FC — Club news — 14 April 2025*``), or
+    short and without a full stop (``COASTLINE WIRE | 14 Jan 2025 | 11:02``). Each document of a
     series carries its own, with its own date: two of them are two documents, not a dispute.
     """
     for line in text.splitlines():
@@ -202,9 +202,11 @@ def dateline(text: str) -> str | None:
             continue
         if not (_DIGIT.search(line) and _may_hold_date(line) and _DATE.search(line)):
             return None
-        emphasised = len(line) > 2 and line[0] in "*_" and line.rstrip()[-1] in "*_"
-        unpunctuated = not line.rstrip("*_ ").endswith((".", "!", "?"))
-        return line.strip(" -*\t") if (emphasised or unpunctuated) and len(line.split()) <= 24 else None
+        words = len(line.split())
+        emphasised = len(line) > 2 and line[0] in "*_" and line.rstrip()[-1] in "*_" and words <= 24
+        # a label is short: "From: ... To: ... Date: ... Subject: ..." is an e-mail's header
+        unpunctuated = not line.rstrip("*_ ").endswith((".", "!", "?")) and words <= 12
+        return line.strip(" -*\t") if emphasised or unpunctuated else None
     return None
 
 
