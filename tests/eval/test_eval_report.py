@@ -200,3 +200,23 @@ def test_the_issue_14_datasets_have_the_shape_it_asks_for(name):
         assert {q.expected_lead for q in half} >= {"Yes", "No"}
         assert any(q.contested for q in half)
         assert any(q.category == "multi-hop" for q in half)
+
+
+GOLDEN_FLOORS = {"A": (0.83, 5), "B": (0.67, 4), "C": (0.92, 5), "router": (0.86, 5)}
+"""Per configuration on the bundled golden set, offline: correctness and unanswerable questions
+said insufficient (of 5), as docs/reading.md quotes them (B, one search tool, answers q33)."""
+
+
+def test_the_golden_set_keeps_its_figures_in_every_configuration():
+    """What a user of the bundled corpus gets, offline: each configuration's correctness and
+    honesty at least what the docs quote, and every contested question presented with no
+    side taken. A change that costs one golden answer fails here and must say why in the
+    docs (this caught an e-mail header read as a date line)."""
+    golden = pathlib.Path(__file__).parents[2] / "groundgate" / "corpus" / "insurance"
+    _, summary = _run(golden, configs=list(GOLDEN_FLOORS), policies=["on"])
+    for run in summary["runs"]:
+        correct, honest = GOLDEN_FLOORS[run["config"]]
+        assert round(run["correctness"], 2) >= correct, run["key"]
+        assert run["unanswerable"]["said_insufficient"] >= honest, run["key"]
+        assert run["contested"]["presented_both"] == run["contested"]["questions"] == 5, run["key"]
+        assert run["contested"]["chose_side"] == 0, run["key"]
