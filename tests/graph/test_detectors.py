@@ -316,28 +316,22 @@ def test_the_judge_is_not_asked_about_a_multi_hop_question():
     assert len(model.calls) == 1
 
 
+def _two_sides(question, left, right, answers):
+    """What a judge replying ``answers`` (one quote each, in the passages' words) finds."""
+    passages = [Passage("a", left, title="First", role="rests"), Passage("b", right, title="Second")]
+    judge, _ = _judge({"1": {"answer": answers[0], "quote": left.rstrip(".")},
+                       "2": {"answer": answers[1], "quote": right.rstrip(".")}, "conflict": True})
+    return judge.disagreements(passages, question=question).findings
+
+
 def test_one_thing_at_two_times_is_a_change_not_a_disagreement():
     # Follow-ups give one fare before and after a date; a small judge called them a conflict
     # (newsroom, careers, riverbend dev). Each position dated by its own words to another
     # time is a change. When the question asks for a time, the times are the answers.
-    passages = [
-        Passage("fares-2024", "Until 31 March 2025 an adult return costs £9.40.", title="Fares",
-                role="rests"),
-        Passage("fares-2025", "From 1 April 2025 an adult return costs £10.20.", title="New fares"),
-    ]
-    judge, _ = _judge({"1": {"answer": "£9.40", "quote": "an adult return costs £9.40"},
-                       "2": {"answer": "£10.20", "quote": "an adult return costs £10.20"},
-                       "conflict": True})
-    assert judge.disagreements(passages, question="What does an adult return cost?").findings == ()
-    undated = [Passage("a", "An adult return costs £9.40.", title="Fares", role="rests"),
-               Passage("b", "An adult return costs £10.20.", title="Leaflet")]
-    judge, _ = _judge({"1": {"answer": "£9.40", "quote": "An adult return costs £9.40"},
-                       "2": {"answer": "£10.20", "quote": "An adult return costs £10.20"},
-                       "conflict": True})
-    assert judge.disagreements(undated, question="What does an adult return cost?").findings
-    built = [Passage("a", "The hall was built in 1890 by the guild.", title="History", role="rests"),
-             Passage("b", "The hall was built in 1952 after the war.", title="Guide")]
-    judge, _ = _judge({"1": {"answer": "1890", "quote": "The hall was built in 1890"},
-                       "2": {"answer": "1952", "quote": "The hall was built in 1952"},
-                       "conflict": True})
-    assert judge.disagreements(built, question="When was the hall built?").findings
+    fare = "What does an adult return cost?"
+    assert _two_sides(fare, "Until 31 March 2025 an adult return costs £9.40.",
+                      "From 1 April 2025 an adult return costs £10.20.", ("£9.40", "£10.20")) == ()
+    assert _two_sides(fare, "An adult return costs £9.40.", "An adult return costs £10.20.",
+                      ("£9.40", "£10.20"))
+    assert _two_sides("When was the hall built?", "The hall was built in 1890 by the guild.",
+                      "The hall was built in 1952 after the war.", ("1890", "1952"))

@@ -162,33 +162,34 @@ def test_a_series_of_minutes_is_no_disagreement(memory_store, mini_corpus):
     assert [set(c.source_ids) for c in detected] == [{"LIB-003", "LIB-004"}]
 
 
+def _detected_with(store, corpus, files):
+    """The source ids of each detected entry once ``files`` (name: text) join the corpus's docs/news."""
+    news = corpus / "docs" / "news"
+    news.mkdir()
+    for name, text in files.items():
+        (news / f"{name}.md").write_text(text)
+    ingest(store, corpus, now=T0)
+    return [set(c.source_ids) for c in store.contradictions() if c.origin == "detected"]
+
+
 def test_a_series_of_press_releases_is_no_disagreement(memory_store, mini_corpus):
     # Each release opens with its own date line: two of them are two releases, not a
     # dispute about "Library News release". Before, every pair was filed as an open entry
     # and shown on every question about the library.
-    releases = mini_corpus / "docs" / "news"
-    releases.mkdir()
-    for day, line in (("13 January 2025", "**Meadow Library — News release — {day}**"),
-                      ("10 March 2025", "*Meadow Library — News release — {day}*"),
-                      ("18 September 2025", "MEADOW LIBRARY | {day} | 11:02")):
-        name = day.split()[1].lower()
-        (releases / f"release-{name}.md").write_text(
-            f"# A note from the library\n\n{line.format(day=day)}\n\nThe reading room has new chairs.\n")
-    ingest(memory_store, mini_corpus, now=T0)
-    detected = [c for c in memory_store.contradictions() if c.origin == "detected"]
-    assert [set(c.source_ids) for c in detected] == [{"LIB-003", "LIB-004"}]
+    lines = {"january": "**Meadow Library — News release — 13 January 2025**",
+             "march": "*Meadow Library — News release — 10 March 2025*",
+             "september": "MEADOW LIBRARY | 18 September 2025 | 11:02"}
+    body = "The reading room has new chairs."
+    releases = {f"release-{name}": f"# A note from the library\n\n{line}\n\n{body}\n"
+                for name, line in lines.items()}
+    assert _detected_with(memory_store, mini_corpus, releases) == [{"LIB-003", "LIB-004"}]
 
 
 def test_a_sentence_opening_the_body_still_states_its_date(memory_store, mini_corpus):
     # Only a label is a date line: a first sentence with its full stop states a fact.
-    news = mini_corpus / "docs" / "news"
-    news.mkdir()
-    for name, day in (("one", "1 April 2025"), ("two", "1 May 2025")):
-        (news / f"reopening-{name}.md").write_text(
-            f"# Reopening\n\nThe Meadow Library reading room reopens on {day}.\n")
-    ingest(memory_store, mini_corpus, now=T0)
-    detected = [c for c in memory_store.contradictions() if c.origin == "detected"]
-    assert {"reopening-one", "reopening-two"} in [set(c.source_ids) for c in detected]
+    reopenings = {f"reopening-{name}": f"# Reopening\n\nThe Meadow Library reading room reopens on {day}.\n"
+                  for name, day in (("one", "1 April 2025"), ("two", "1 May 2025"))}
+    assert {"reopening-one", "reopening-two"} in _detected_with(memory_store, mini_corpus, reopenings)
 
 
 def test_detector_never_resolves_an_entry_by_itself(memory_store, mini_corpus):
