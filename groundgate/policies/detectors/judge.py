@@ -286,13 +286,13 @@ class JudgeDetector:
                 seen.update(sources)
                 positions.append(FindingPosition(nearest(kept[members[0]], read[members[0]][1]), sources))
         answered = [g[0] for g in groups]
-        if dated_apart(question, [p.statement for p in positions]):
-            return None  # one thing at two times, each position dated by its own words
         flag = parsed.get("conflict")
         if len(positions) < 2 or not (
             flag is True or exclusive(answered) or (flag is None and len(groups) > 1)
         ):
             return None
+        if dated_apart(question, [p.statement for p in positions]):
+            return None  # one thing at two times, each position dated by its own words
         return Finding(
             topic=f"the sources answer differently: {question.strip()}",
             positions=tuple(positions),
