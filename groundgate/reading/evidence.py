@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from groundgate.knowledge.ingest.extract import dateline, sentences
+from groundgate.knowledge.ingest.extract import sentences, without_dateline
 from groundgate.knowledge.text import content_terms, coverage
 from groundgate.reading.transcript import Step, Transcript
 
@@ -211,15 +211,8 @@ def _without_dateline(item: dict[str, Any], text: str) -> str:
     The line states nothing (``ingest.extract.dateline``), and unwrapped into the first
     sentence it would open it with the outlet's name.
     """
-    if not (str(item.get("id", "")).endswith("#0") or item.get("kind") == "document"):
-        return text
-    lines = text.splitlines()
-    for index, line in enumerate(lines):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        if dateline(line):
-            return "\n".join(lines[:index] + lines[index + 1:])
-        break
+    if str(item.get("id", "")).endswith("#0") or item.get("kind") == "document":
+        return without_dateline(text)
     return text
 
 

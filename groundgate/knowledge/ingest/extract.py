@@ -20,11 +20,13 @@ __all__ = [
     "IDENTIFIER",
     "MentionIndex",
     "ValueStatement",
+    "dateline",
     "defined_terms",
     "find_mentions",
     "sentences",
     "statements_in",
     "value_statements",
+    "without_dateline",
 ]
 
 IDENTIFIER = re.compile(r"\b[A-Z][A-Z0-9]{1,9}(?:-[A-Z0-9]{1,10})*-\d{2,}[A-Z]?\b")
@@ -188,6 +190,22 @@ def value_statements(doc: Document) -> list[ValueStatement]:
     return statements_in(doc.id, doc.body, doc.validity)
 
 
+def _dateline_at(text: str) -> int | None:
+    """The index among ``text``'s lines of its own date line (see ``dateline``), if it opens with one."""
+    for index, raw in enumerate(text.splitlines()):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if not (_DIGIT.search(line) and _may_hold_date(line) and _DATE.search(line)):
+            return None
+        words = len(line.split())
+        emphasised = len(line) > 2 and line[0] in "*_" and line[-1] in "*_" and words <= 24
+        # a label is short: "From: ... To: ... Date: ... Subject: ..." is an e-mail's header
+        unpunctuated = not line.rstrip("*_ ").endswith((".", "!", "?")) and words <= 12
+        return index if emphasised or unpunctuated else None
+    return None
+
+
 def dateline(text: str) -> str | None:
     """The document's own date line, when its body opens with one (it states nothing).
 
@@ -196,18 +214,17 @@ def dateline(text: str) -> str | None:
     short and without a full stop (``COASTLINE WIRE | 14 Jan 2025 | 11:02``). Each document of a
     series carries its own, with its own date: two of them are two documents, not a dispute.
     """
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if not (_DIGIT.search(line) and _may_hold_date(line) and _DATE.search(line)):
-            return None
-        words = len(line.split())
-        emphasised = len(line) > 2 and line[0] in "*_" and line.rstrip()[-1] in "*_" and words <= 24
-        # a label is short: "From: ... To: ... Date: ... Subject: ..." is an e-mail's header
-        unpunctuated = not line.rstrip("*_ ").endswith((".", "!", "?")) and words <= 12
-        return line.strip(" -*\t") if emphasised or unpunctuated else None
-    return None
+    index = _dateline_at(text)
+    return None if index is None else text.splitlines()[index].strip().strip(" -*\t")
+
+
+def without_dateline(text: str) -> str:
+    """``text`` without its own date line (unchanged when it opens with none)."""
+    index = _dateline_at(text)
+    if index is None:
+        return text
+    lines = text.splitlines()
+    return "\n".join(lines[:index] + lines[index + 1:])
 
 
 def statements_in(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]:
