@@ -335,3 +335,27 @@ def test_one_thing_at_two_times_is_a_change_not_a_disagreement():
                       ("£9.40", "£10.20"))
     assert _two_sides("When was the hall built?", "The hall was built in 1890 by the guild.",
                       "The hall was built in 1952 after the war.", ("1890", "1952"))
+
+
+def test_answers_that_are_not_the_kind_of_value_asked_are_no_two_positions():
+    # A small judge gave each passage its value nearest the question: a retention period and
+    # a date for when a year starts, an amount of money and a count of days for how many days
+    # (handbook, riverbend dev). Two answers of the kind asked still disagree.
+    when = "When does the leave year start?"
+    assert _two_sides(when, "Tenancy files are kept for 6 years after the tenancy ends.",
+                      "Our leave year runs from 1 April to 31 March.",
+                      ("6 years after the tenancy ends", "1 April")) == ()
+    assert _two_sides(when, "The leave year starts on 1 January.",
+                      "Our leave year runs from 1 April to 31 March.", ("1 January", "1 April"))
+    days = "How many days of annual leave does a full-time colleague get?"
+    assert _two_sides(days, "Every colleague has a training budget of £400 a year.",
+                      "A full-time colleague gets 27 days of annual leave.", ("£400", "27 days")) == ()
+    assert _two_sides(days, "A full-time colleague gets 25 days of annual leave.",
+                      "A full-time colleague gets 27 days of annual leave.", ("25 days", "27 days"))
+    # a place is no number of days; an answer in words has no kind and is never dropped for it
+    where = "Where are the pool cars kept?"
+    assert _two_sides(where, "Pool cars are kept at the Mill Street office.",
+                      "Logs of pool cars are kept for 90 days.", ("Mill Street office", "90 days")) == ()
+    assert _two_sides("When was the hall built?", "The hall was built in the eighteen-sixties.",
+                      "The hall was built in the Edwardian era.",
+                      ("the eighteen-sixties", "the Edwardian era"))

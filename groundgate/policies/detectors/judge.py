@@ -50,12 +50,15 @@ from groundgate.policies.detectors.base import (
 )
 from groundgate.policies.detectors.evidence import about_subject, dated_apart, shared_topic, statements
 from groundgate.policies.detectors.judge_reply import (
+    answers_kind,
     borne_out,
+    comparable,
     exclusive,
     holds_quote,
     nearest,
     reply,
     same_answer,
+    value_kind,
 )
 from groundgate.policies.detectors.lexical import LexicalDetector
 from groundgate.reading.question import analyse
@@ -266,10 +269,12 @@ class JudgeDetector:
             keyed: dict[Any, Any] = parsed  # JSON keys are strings; a script-style reply's are numbers
             answers = [keyed.get(str(i), keyed.get(i)) for i in range(1, len(chosen) + 1)]
         read: dict[int, tuple[str, str]] = {}  # passage index: (answer, the passage's words for it)
+        raw: dict[int, str] = {}  # passage index: the model's answer as it wrote it
         for index, answer in enumerate(answers[: len(chosen)]):
             held = borne_out(answer, index, quoted, question)
             if held is not None and held[0] not in read:
                 read[held[0]] = (held[1], held[2])
+                raw[held[0]] = str(answer.get("answer") if isinstance(answer, dict) else answer)
         groups: list[tuple[str, list[int]]] = []
         for index in sorted(read):
             said = read[index][0]
@@ -278,6 +283,7 @@ class JudgeDetector:
                 groups.append((said, [index]))
             else:
                 group[1].append(index)
+        groups = _of_one_kind(groups, [raw[members[0]] for _, members in groups], analyse(question).asks)
         positions: list[FindingPosition] = []
         seen: set[str] = set()
         for _, members in groups:
@@ -333,6 +339,25 @@ class JudgeDetector:
             )
         return Bearing(frozenset(found), (note,))
 
+
+
+def _of_one_kind(
+    groups: list[tuple[str, list[int]]], answers: list[str], asked: str
+) -> list[tuple[str, list[int]]]:
+    """The groups whose answer is a value of the kind asked, beside another answer of its kind.
+
+    The 1.5B judge gives each passage the value nearest the question as its answer: "6 years
+    after the tenancy ends" and "1 April" to when a leave year starts, "£400" and "27 days"
+    to how many days of leave there are. Two such answers are not two positions on one
+    point. An answer in words ("the parish council", "late September") has no kind and is
+    never dropped for it. On the dev splits of every set, 27 wrong showings became 23
+    (handbook, riverbend) with the same disagreements presented (docs/gate.md).
+    """
+    kinds = [value_kind(answer) for answer in answers]
+    asked_for = [answers_kind(asked, kind) for kind in kinds]
+    groups = [g for g, keep in zip(groups, asked_for, strict=True) if keep]
+    kinds = [k for k, keep in zip(kinds, asked_for, strict=True) if keep]
+    return [g for g, keep in zip(groups, comparable(kinds), strict=True) if keep]
 
 
 def _two_speak_of(question: str, chosen: Sequence[Passage]) -> bool:

@@ -20,6 +20,7 @@ from groundgate.knowledge.text import content_terms, coverage, stems, term_cover
 from groundgate.policies.detectors.contrast import overlaps as _overlaps
 from groundgate.policies.detectors.contrast import periods
 from groundgate.policies.stated import question_names
+from groundgate.reading.text import has_value
 
 __all__ = [
     "QUOTE_HELD",
@@ -31,6 +32,7 @@ __all__ = [
     "polar",
     "reply",
     "same_answer",
+    "value_kind",
 ]
 
 
@@ -212,3 +214,53 @@ def same_answer(left: str, right: str) -> bool:
         return True
     words_a, words_b = set(left.split()), set(right.split())
     return len(words_a & words_b) * 2 > min(len(words_a), len(words_b))
+
+
+_KINDS = ("money", "percent", "length", "duration", "date")
+"""The kinds of value an answer can be, most specific first; ``number`` is what is left."""
+
+
+def value_kind(answer: str) -> str | None:
+    """The kind of value an answer is (``money``, ``duration``, ``date`` ...), or ``None`` for words.
+
+    A period in words ("the eighteen-sixties") is a date; an answer in words that names no
+    value ("the parish council", "late September") has no kind, and is never ruled out by
+    one.
+    """
+    if periods(answer):
+        return "date"
+    kind = next((k for k in _KINDS if has_value(answer, k)), None)
+    return kind or ("number" if has_value(answer, "number") else None)
+
+
+def comparable(kinds: Sequence[str | None]) -> list[bool]:
+    """For each answer, whether another answer could be the same kind of thing.
+
+    "£400" and "27 days" are answers to two questions, not two answers to one: an answer of
+    a known kind is kept beside another of that kind, or beside one whose kind is unknown.
+    """
+    return [
+        kind is None or any(other is None or other == kind for j, other in enumerate(kinds) if j != i)
+        for i, kind in enumerate(kinds)
+    ]
+
+
+_ANSWERS_TO: dict[str, frozenset[str | None]] = {
+    "date": frozenset({"date", None}),
+    "duration": frozenset({"duration", "date", None}),
+    "money": frozenset({"money", "number", None}),
+    "percent": frozenset({"percent", "number", None}),
+    "length": frozenset({"length", "number", None}),
+    "name": frozenset({None}),
+}
+"""The kinds of answer that can answer each kind of question; a kind not listed takes any."""
+
+
+def answers_kind(asked: str, kind: str | None) -> bool:
+    """Whether an answer of ``kind`` can answer a question asking for ``asked``.
+
+    "6 years after the tenancy ends" is no date, and "90 days" is no place: the judge had
+    read the passage's nearest value as its answer.
+    """
+    allowed = _ANSWERS_TO.get(asked)
+    return allowed is None or kind in allowed
