@@ -24,7 +24,9 @@ from groundgate.reading.text import has_value
 
 __all__ = [
     "QUOTE_HELD",
+    "answers_kind",
     "borne_out",
+    "comparable",
     "exclusive",
     "holds_quote",
     "nearest",
