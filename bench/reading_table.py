@@ -15,6 +15,7 @@ Columns (answerable questions, then unanswerable, then all):
 - leaks: answers holding an internal string (a tool name, a tool's error string, the
   INSUFFICIENT mark, a Python repr, an entity id);
 - Yes/No first: yes/no questions with an expected lead whose answer starts with it;
+- Yes/No wrong: the same questions whose answer starts with the other word (worse than none);
 - off subject: answerable questions whose answer cites a source beyond the expected ones.
 
 Usage:
@@ -37,6 +38,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's groundgate, not whichever is installed
 
 from groundgate.eval.dataset import SPLITS, dataset_store, load_questions, select_split  # noqa: E402
+from groundgate.eval.metrics import lead_ok  # noqa: E402
 from groundgate.eval.runner import evaluate, parse_list  # noqa: E402
 from groundgate.knowledge.embed import make_embedder  # noqa: E402
 
@@ -46,9 +48,10 @@ DATASETS: dict[str, Path] = {
        for name in ("riverbend", "careers", "isles", "handbook", "aerosense", "council", "newsroom")},
 }
 CONFIGS = ("router", "A")
+_OTHER = {"Yes": "No", "No": "Yes"}
 HEAD = ["dataset", "config", "answerable", "correct", "coverage", "wrong refusals", "unanswerable",
         "said insufficient", "contested presented", "wrong disagreement", "leaks", "Yes/No first",
-        "off subject"]
+        "Yes/No wrong", "off subject"]
 
 
 def _share(hits: int, n: int) -> str:
@@ -78,6 +81,8 @@ def row_figures(name: str, config: str, rows: Sequence[dict[str, Any]]) -> list[
         _share(sum(r["refusal"] == "refused_wrongly" for r in calm), len(calm)),
         _share(sum(r["leak"] for r in rows), len(rows)),
         _share(sum(bool(r["lead_ok"]) for r in led), len(led)),
+        _share(sum(bool(lead_ok(r["answer"]["text"], _OTHER[r["expected_lead"]])) for r in led),
+               len(led)),
         _share(sum(bool(r["off_subject"]) for r in judged), len(judged)),
     ]
 

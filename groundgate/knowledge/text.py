@@ -29,6 +29,7 @@ STOPWORDS = frozenset(
     what when where which while who whom why will with would you your yours yourself yourselves
     also may might must shall us was were any whether does tell please give show list
     say says said state states stated according
+    don doesn didn isn aren wasn weren hasn haven hadn couldn wouldn shouldn mustn
     """.split()
 )
 """English function words dropped from keyword queries (negations are kept by callers

@@ -3,17 +3,20 @@
 A sentence that covers what the question asks answers it Yes when it says it the way the
 question does, No when one of the two negates it and the other does not ("Are alcoholic
 drinks reimbursed?" / "Alcohol is not reimbursed."). Only a sentence about the question's
-own words gives a lead; anything weaker leaves the answer without one.
+own words gives a lead; anything weaker leaves the answer without one. A Yes must also hold
+the question's details (its numbers and months, in the sentence or the heading and title it
+sits under): "until 31 March 2025" does not say Yes to "in April 2025?".
 """
 
 from __future__ import annotations
 
 import re
 
-from groundgate.reading.question import Question, clauses
+from groundgate.reading.question import QUESTION_TAG, Question, clauses
 from groundgate.reading.score import Scored, coverage_of
+from groundgate.reading.text import MONTHS
 
-__all__ = ["LEAD_COVERAGE", "lead_for", "negated"]
+__all__ = ["LEAD_COVERAGE", "details", "lead_for", "negated", "proposition"]
 
 LEAD_COVERAGE = 0.5
 """Weighted share of the question's focus words the sentence must hold to answer Yes or No."""
@@ -21,11 +24,34 @@ LEAD_COVERAGE = 0.5
 _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|nor|neither|none|nothing|nobody)\b|n['’]t\b", re.IGNORECASE
 )
+_BOUND = re.compile(r"\b(?:no|not)\s+(?:later|earlier|more|less|fewer|sooner|longer)\s+than\b"
+                    r"|\bnot only\b", re.IGNORECASE)
+"""A limit or an addition, not a denial: "no later than 30 days", "not only ... but"."""
+_NEGATIVE_OPENING = re.compile(r"^\s*([a-z]+?)n['’]t\b", re.IGNORECASE)
+_CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}
+_MONTH = re.compile(r"\b(" + "|".join(m.capitalize() for m in MONTHS) + r")\b")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def negated(text: str) -> bool:
-    """Whether the text negates what it says (an odd number of negations)."""
-    return len(_NEGATION.findall(text)) % 2 == 1
+    """Whether the text denies what it says: a negation that is not a limit ("no later than")."""
+    return bool(_NEGATION.search(_BOUND.sub(" ", text)))
+
+
+def proposition(question: str) -> str:
+    """What a yes/no question asks to confirm: without its tag, a negative opening made plain.
+
+    "Priya Lanyon won, didn't she?" and "Didn't Priya Lanyon win?" ask, as "Did Priya
+    Lanyon win?" does, whether she won: Yes means she did.
+    """
+    text = QUESTION_TAG.sub("?", question)
+    return _NEGATIVE_OPENING.sub(lambda m: _CONTRACTED.get(m.group(1).lower(), m.group(1)), text)
+
+
+def details(text: str) -> set[str]:
+    """The numbers and month names a text holds (``1.2``, ``2025``, ``April``)."""
+    months = {m.group(1).lower() for m in _MONTH.finditer(text) if m.start() > 0}
+    return {n.replace(",", "") for n in _NUMBER.findall(text)} | months
 
 
 def lead_for(q: Question, best: Scored, weights: dict[str, float]) -> str | None:
@@ -34,8 +60,12 @@ def lead_for(q: Question, best: Scored, weights: dict[str, float]) -> str | None
         return None
     if coverage_of([best], q.focus, weights) < LEAD_COVERAGE:
         return None
-    text = best.sentence.text
-    if re.match(r"(?:A:\s*)?(?:yes|no)\b", text, re.IGNORECASE):
+    s = best.sentence
+    if re.match(r"(?:A:\s*)?(?:yes|no)\b", s.text, re.IGNORECASE):
         return None  # it says so itself
-    return "No" if negated(text) != negated(q.text) else "Yes"
-
+    asked = proposition(q.text)
+    if negated(s.text) != negated(asked):
+        return "No"
+    if details(asked) - details(f"{s.rendered} {s.heading} {s.title}"):
+        return None  # it says so of another number or month
+    return "Yes"

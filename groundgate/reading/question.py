@@ -18,7 +18,7 @@ from groundgate.reading.text import (
     term_key,
 )
 
-__all__ = ["Question", "analyse", "clauses", "parse_prompt"]
+__all__ = ["QUESTION_TAG", "Question", "analyse", "clauses", "parse_prompt"]
 
 MAX_MENTIONS = 3
 
@@ -37,8 +37,14 @@ _EVENT_DATE = re.compile(
 )
 _EXACT = re.compile(r"\b(exact|exactly|precise|precisely|confirmed|final|total|actual)\b", re.I)
 _YESNO = re.compile(
-    r"^(is|are|was|were|do|does|did|can|could|should|has|have|had|will|would|may|must)\b", re.I
+    r"^(?:(?:is|are|was|were|do|does|did|could|should|has|have|had|would|must)(?:n['’]t)?"
+    r"|can|can['’]t|will|won['’]t|may)\b", re.I
 )
+QUESTION_TAG = re.compile(
+    r",\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|must|may)"
+    r"(?:n['’]t|\s+not)?\s+\w+\s*\?\s*$", re.I
+)
+"""A question tag, which makes a statement a yes/no question: "..., didn't she?"."""
 _GENERIC = frozenset(
     """what which who whom whose when where why how did does do is are was were be been
     tell know find say says said according kind type one many much""".split()
@@ -222,7 +228,7 @@ def asked_kind(text: str) -> str:
             return kind
     if _QUANTITY_SLOT.match(lowered):
         return "number"
-    if _YESNO.match(lowered):
+    if _YESNO.match(lowered) or QUESTION_TAG.search(lowered):
         return "yesno"
     words = re.findall(r"[^\W_][\w\-']*", lowered)
     if len(words) >= 3 and words[0] in ("which", "what") and words[1] not in STOPWORDS:

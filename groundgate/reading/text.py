@@ -216,7 +216,8 @@ def capitalised_names(text: str, *, skip_initial: bool = False) -> list[str]:
     run_initial = [False]
     for word in words:
         is_name = (word[0].isupper() and bool(_NAME_WORD.fullmatch(word)) and word not in _NOT_NAMES
-                   and word.lower() not in STOPWORDS)
+                   and word.lower() not in STOPWORDS
+                   and not re.search(r"n['’]t$", word))  # "Didn't", "Isn't"
         if is_name:
             if not run:
                 run_initial[0] = sentence_start

@@ -25,10 +25,12 @@ def test_a_faq_question_is_not_an_answer_but_leads_the_sentence_that_is():
     assert parts == [("", "Q: Can I take leave during probation?", "A: Yes, with your manager's agreement.")]
 
 
-def test_polarity_counts_negations():
+def test_polarity_reads_denials_not_limits():
     assert negated("Alcohol is not reimbursed.") and negated("Pool cars can't be taken home.")
     assert not negated("Parking fines are paid by the driver.")
-    assert not negated("It is not true that it is never allowed.")  # two negations
+    # two denials joined deny twice; they do not cancel
+    assert negated("The van has no tow bar and cannot pull a trailer.")
+    assert not negated("Receipts are due no later than 30 days after travel.")  # a limit
 
 
 def test_a_day_of_a_month_is_a_date_even_without_its_year():
