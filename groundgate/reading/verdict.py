@@ -57,6 +57,16 @@ def _names(item: Scored, mention: str) -> bool:
     return _low(mention) in _low(f"{s.rendered} {s.heading} {s.title}")
 
 
+def _says_name(item: Scored, q: Question) -> bool:
+    """Whether a sentence names one of the question's mentions in its own words.
+
+    "AeroSense Two Pro: €229" is about the AeroSense Two Pro even where that name is common
+    among the documents (a comparison table's row); a title naming it is not enough there,
+    since every document about the product line has one.
+    """
+    return any(_low(m) in _low(item.sentence.rendered) for m in q.mentions)
+
+
 def _dated(q: Question, chosen: list[Scored], weights: dict[str, float]) -> bool:
     """Whether a chosen sentence about the subject gives the asked kind of value at the asked year."""
     return bool(q.year) and any(
@@ -75,7 +85,9 @@ def _unbound(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
     if q.relative or not q.predicate or _dated(q, chosen, weights):
         return None
     named = [m for m in q.mentions if m in env.distinctive and any(_names(c, m) for c in chosen)]
-    bound = [c for c in chosen if (c.anchored and env.specific) or any(_names(c, m) for m in named)]
+    # no distinctive name: a sentence naming any of the question's mentions is about it
+    bound = [c for c in chosen if (c.anchored and env.specific)
+             or any(_names(c, m) for m in (named or q.mentions))]
     if not (env.specific or named):
         return None
     if any(c in bound and (coverage_of([c], q.predicate, weights) >= 0.3
@@ -100,7 +112,7 @@ def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
     dated = _dated(q, chosen, weights)
     if len(q.focus) >= 3 and not dated and coverage_of(chosen, q.focus, weights) < floor:
         return "the retrieved sources do not address " + ", ".join(missing[:6])
-    candidates = [c for c in chosen if c.anchored or not specific]
+    candidates = [c for c in chosen if c.anchored or not specific or _says_name(c, q)]
     # the thing asked for must be named: "the gross tonnage of ...", "the first keeper of ..."
     wanted = q.role or (q.head[0] if q.asks == "text" and q.head else "")
     if wanted and not dated and not any(
