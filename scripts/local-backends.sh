@@ -184,8 +184,20 @@ stop() {
 
 status() {
   if [ ! -f "$STATUS" ]; then echo "not started: bash scripts/local-backends.sh start"; return 1; fi
-  cat "$STATUS"
-  ! grep -q ": missing" "$STATUS"
+  # the file says what the last start brought up; a server that died since is said so
+  local line name pidfile ok=0
+  while IFS= read -r line; do
+    name="${line%%:*}"
+    pidfile="$CACHE/$name.pid"
+    if [[ "$line" == *": up "* ]] && ! { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }; then
+      echo "$name: down (it stopped since it was started; run: bash scripts/local-backends.sh start)"
+      ok=1
+    else
+      echo "$line"
+      [[ "$line" == *": missing"* ]] && ok=1
+    fi
+  done < "$STATUS"
+  return $ok
 }
 
 case "${1:-}" in
