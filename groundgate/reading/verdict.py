@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from groundgate.knowledge.text import fold, key_parts
+from groundgate.reading.polarity import details
 from groundgate.reading.question import Question, clauses
 from groundgate.reading.rows import unbound_row
 from groundgate.reading.score import (
@@ -24,7 +25,7 @@ from groundgate.reading.score import (
     typed,
     year_fit,
 )
-from groundgate.reading.text import norm_stems, term_key
+from groundgate.reading.text import find_years, norm_stems, term_key
 
 __all__ = ["insufficiency"]
 
@@ -65,6 +66,32 @@ def _says_name(item: Scored, q: Question) -> bool:
     since every document about the product line has one.
     """
     return any(_low(m) in _low(item.sentence.rendered) for m in q.mentions)
+
+
+_DETAIL = re.compile(r"(?<![\w./\-])\d[\w.,/\-–]*\w|(?<![\w./\-])\d")
+"""A number as the question writes it; the digits of an id (``CLM-1108``, ``H3``) are not one."""
+
+
+def _unsaid_detail(q: Question, chosen: list[Scored]) -> str | None:
+    """A number the question gives (a version, a year) that no chosen sentence holds.
+
+    "the fee in 2026-27" is not answered by this year's fee table, nor "the 2025 fete" by
+    a report of another one. A yes/no question is left to its lead ("on firmware 1.2?"
+    against "from firmware 2.0 onwards" says No), and the years of a question about time
+    to its dates (``reading/dated.py``: "in 2011" is answered by "from 2009 to 2014").
+    """
+    if q.asks == "yesno":
+        return None
+    years = {str(y) for y in find_years(q.text)} if q.temporal else set()
+    said: set[str] = set()
+    for c in chosen:
+        s = c.sentence
+        said |= details(f"{s.lead} {s.rendered} {s.heading} {s.title} {s.valid or ''}")
+    missing = [token for token in dict.fromkeys(_DETAIL.findall(q.text))
+               if {d for d in details(token) if d[0].isdigit()} - years - said]
+    if missing:
+        return "nothing retrieved speaks of " + " or ".join(missing)
+    return None
 
 
 def _dated(q: Question, chosen: list[Scored], weights: dict[str, float]) -> bool:
@@ -163,6 +190,9 @@ def insufficiency(q: Question, chosen: list[Scored], scored: list[Scored],
         gap = _unbound(q, chosen, env)
         if gap:
             return gap
+    gap = _unsaid_detail(q, chosen)
+    if gap:
+        return gap
     answers = [c for c in chosen if typed(q, c.sentence.rendered)]
     if q.exact and any(_HEDGES.search(c.sentence.text) for c in answers):
         return "the sources give only an estimate or an approximate value, not an exact one"
