@@ -16,7 +16,7 @@ __all__ = ["bound_note", "failure_notes", "insufficient_notes", "lookup_note"]
 _LOOKED_FOR = {
     "search_evidence": ("query", "no passage in the documents matches {!r}"),
     "search_knowledge": ("query", "nothing in the curated knowledge matches {!r}"),
-    "resolve_entity": ("mention", "nothing in the sources is called {!r}"),
+    "resolve_entity": ("mention", "the sources have no entry named {!r}"),
     "traverse": ("entity_id", "the sources record no relationships of {!r}"),
     "timeline": ("entity_id", "the sources record no dated events of {!r}"),
     "get_source": ("source_id", "the document {!r} could not be read"),

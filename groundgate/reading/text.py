@@ -180,7 +180,7 @@ def has_value(text: str, kind: str) -> bool:
 
 
 _NAME_CONNECTORS = {"of", "the", "de", "da", "di", "van", "von", "der", "del", "la", "le", "and", "&"}
-_NAME_WORD = re.compile(r"[^\W\d_][\w'’\-]*")  # and upper case first (any script)
+_NAME_WORD = re.compile(r"[^\W\d_][\w'’\-]*(?:\.\d+)*")  # and upper case first (any script)
 _NOT_NAMES = {m.capitalize() for m in MONTHS} | {
     "I", "A", "An", "The", "This", "That", "These", "Those", "It", "Its", "He", "She", "They",
     "We", "You", "His", "Her", "Their", "Our", "Your", "If", "In", "On", "At", "For", "From",
@@ -200,7 +200,7 @@ def capitalised_names(text: str, *, skip_initial: bool = False) -> list[str]:
     single ordinary word (``Roofs``) is skipped.
     """
     names: list[str] = []
-    words = re.findall(r"[\w'’\-&]+|[.!?;:,()\"“”]", text)
+    words = re.findall(r"[\w'’\-&]+(?:\.\d+)*|[.!?;:,()\"“”]", text)  # "PM2.5" is one word
     run: list[str] = []
     sentence_start = True
 

@@ -469,6 +469,13 @@ def test_a_possessive_ends_a_name():
     assert capitalised_names("Pellam’s cloud servers", skip_initial=False) == ["Pellam"]
 
 
+def test_a_decimal_stays_inside_its_name():
+    # "PM2.5" was read as the name "PM2", which no passage holds ("the sources have no
+    # entry named 'PM2'")
+    assert analyse("How often are PM2.5 readings averaged?", None).mentions == ("PM2.5",)
+    assert capitalised_names("It ends at 2.5. Then Ilse Brandt spoke.") == ["Ilse Brandt"]
+
+
 @pytest.fixture(scope="module")
 def riverbend():
     store = _store(Path(__file__).parents[2] / "bench" / "datasets" / "riverbend" / "corpus")

@@ -15,7 +15,7 @@ def _internal(text: str) -> list[str]:
 
 def test_lookups_are_said_in_a_persons_words():
     empty = {"tool": "resolve_entity", "args": {"mention": "Victoria"}, "insufficient": True}
-    assert lookup_note(empty) == "nothing in the sources is called 'Victoria'"
+    assert lookup_note(empty) == "the sources have no entry named 'Victoria'"
     error = {"tool": "search_evidence", "args": {"query": "x"}, "error": "search_evidence failed: boom"}
     failed = lookup_note(error)
     assert failed and "search_evidence" not in failed and "boom" not in failed
