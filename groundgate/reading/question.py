@@ -177,7 +177,8 @@ def parse_prompt(content: str) -> tuple[str, date | None]:
 def mentions_of(text: str) -> tuple[str, ...]:
     """Identifiers, quoted phrases and capitalised names, most specific first, at most 3."""
     found: list[str] = [m.group(0) for m in IDENTIFIER.finditer(text)]
-    found += [q.strip() for q in re.findall(r"[\"“']([^\"”']{3,80})[\"”']", text)]
+    # a quote opens and closes between words: "Athletic's supporters' share" quotes nothing
+    found += [q.strip() for q in re.findall(r"(?<!\w)[\"“'‘]([^\"”'’]{3,80})[\"”'’](?!\w)", text)]
     names = capitalised_names(text, skip_initial=True)
     names = [re.sub(r"['’]s$", "", n) for n in names]
     found += sorted((n for n in names if " " in n), key=lambda n: -len(n))
@@ -274,11 +275,21 @@ def head_noun(text: str) -> tuple[str, ...]:
     match = match or re.search(r"['’]s\s+((?:[a-z\-]+\s+){0,2}?[a-z\-]+)\s*(?:\b(?:at|of|in|on|for|"
                                r"with|during|before|after)\b|\?|$)", text.lower())
     if match:
-        keys = [term_key(w) for w in match.group(1).split()
+        phrase = match.group(1).split()
+        # "Kittiwake Ward's patients looked after": the verb ends the noun
+        cut = next((i for i, w in enumerate(phrase[1:], start=1)
+                    if _is_verb_like(w, (phrase[i + 1:] or [_after(text, match)])[0])), len(phrase))
+        keys = [term_key(w) for w in phrase[:cut]
                 if w not in TYPE_WORDS | _GENERIC | _QUALIFIERS]
         if keys:
             return (keys[-1],)
     return ()
+
+
+def _after(text: str, match: re.Match[str]) -> str:
+    """The word after a match (``""`` at the end)."""
+    rest = re.findall(r"[a-z]+", text.lower()[match.end(1):])
+    return rest[0] if rest else ""
 
 
 def event_of(text: str) -> str | None:

@@ -157,7 +157,9 @@ def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
         if not answers:
             return f"no retrieved passage states the {kind} asked for"
         if max(coverage_of([a], q.predicate, weights) for a in answers) < 0.3:
-            return f"no retrieved passage gives the {kind} for " + " ".join(q.predicate[:6])
+            # which words are missing is no sentence ("the amount for proportion group
+            # elsewhere receive grant"); what was found is
+            return f"the {kind}s the retrieved passages give are not about what the question asks"
     if q.asks in ("entity", "name") and (q.head or q.predicate):
         # the name must come with what the question says about it ("founded", "team")
         holders = [c for c in candidates if typed(q, c.sentence.rendered)]

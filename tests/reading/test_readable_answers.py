@@ -1,9 +1,14 @@
 """What a person reads: no tool names or error strings, lookups said in plain words."""
 
+from pathlib import Path
+
+from groundgate.eval.dataset import dataset_store
 from groundgate.graph.build import build_agent
 from groundgate.models.offline import OfflinePlanner
+from groundgate.pipeline.build import build_pipeline
 from groundgate.pipeline.router import build_router
 from groundgate.policies.honesty import lookup_note
+from groundgate.reading.question import analyse
 from groundgate.tools.registry import ALL_TOOLS
 
 INTERNAL = ("no entity matches", "no relationships from", "INSUFFICIENT", *ALL_TOOLS)
@@ -37,3 +42,26 @@ def test_an_answered_question_keeps_empty_lookups_in_the_record_not_in_the_text(
     answer = build_agent(bundled_store, OfflinePlanner()).invoke({"question": question})["answer"]
     assert answer["answered"] and "55 mph" in answer["text"]
     assert _internal(answer["text"]) == [] and "What I cannot say" not in answer["text"]
+
+
+def test_a_reason_is_a_sentence_not_a_list_of_the_questions_words():
+    # it read "no retrieved passage gives the amount for proportion group elsewhere receive grant"
+    question = ("What proportion of the cost must a group find from elsewhere to receive a "
+                "Youth Activity Fund grant?")
+    with dataset_store(Path(__file__).parents[2] / "bench" / "datasets" / "council") as (store, _):
+        answer = build_pipeline(store, OfflinePlanner()).invoke({"question": question})["answer"]
+    assert answer["text"].startswith("The sources available do not answer this question.")
+    assert ("the amounts the retrieved passages give are not about what the question asks"
+            in answer["text"])
+    assert "proportion group elsewhere" not in answer["text"]
+
+
+def test_the_verb_after_a_possessive_is_not_what_a_question_asks_about():
+    # "no retrieved passage names the looked" was the reason shown for this question
+    question = analyse("Where were Kittiwake Ward's patients looked after while it was shut?")
+    assert question.head == ("patient",)
+
+
+def test_an_apostrophe_inside_words_opens_no_quotation():
+    assert analyse("When does Brackhaven Athletic's supporters' share issue close?").mentions == (
+        "Brackhaven Athletic",)
