@@ -35,6 +35,12 @@ def row_cells(text: str) -> list[tuple[str, str]]:
     cell before it.
     """
     cells: list[tuple[str, str]] = []
+    case, dash, rest = text.partition(" — ")
+    if dash and ": " not in case:
+        # a table whose first column is unnamed: "Interment, child under 18 — Parishioner:
+        # No charge; Non-parishioner: £210" is the row of its first cell
+        cells.append(("", case))
+        text = rest
     for part in text.rstrip(".").split("; "):
         if ": " in part and part.count(": ") > 1:
             return []  # "From: A To: B": an e-mail header, not a row
@@ -49,7 +55,16 @@ def row_cells(text: str) -> list[tuple[str, str]]:
 
 
 def _keys(text: str) -> set[str]:
-    return {term_key(w.lower()) for w in _WORD.findall(text) if w.lower() not in STOPWORDS}
+    """Comparison keys of a text's words, a negation kept as ``not``.
+
+    "not a parishioner" asks for the column "Non-parishioner".
+    """
+    words = [w.lower() for w in _WORD.findall(text)]
+    return {"not" if w in _NEGATIONS else term_key(w) for w in words
+            if w in _NEGATIONS or w not in STOPWORDS}
+
+
+_NEGATIONS = {"not", "non"}
 
 
 def _other_case(question: str, column: str, cell: str) -> str | None:
@@ -77,7 +92,7 @@ def unbound_row(q: Question, text: str) -> str | None:
     if not cells or q.relative:
         return None
     asked = _keys(q.text)
-    conflict = _other_case(q.text, *cells[0])
+    conflict = _other_case(q.text, *cells[0]) if cells[0][0] else None
     if conflict:
         return f"the sources state it for {cells[0][0].lower()} {cells[0][1]}, not {conflict}"
     columns = [(len(_keys(name) & asked), name) for name, cell in cells[1:]

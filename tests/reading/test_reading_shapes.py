@@ -57,6 +57,19 @@ def test_a_row_states_its_value_only_for_its_own_case_and_column():
                        "Vehicle: Car or van; Rate: 45p per mile.") is None
 
 
+def test_a_row_of_a_table_with_an_unnamed_first_column_is_read_by_its_case():
+    # the reader writes such a row "case — column: value; ..." (reading/evidence.py)
+    row = "Mooring, boat under 8 m — Member: No charge; Non-member: £210."
+    assert row_cells(row) == [("", "Mooring, boat under 8 m"), ("Member", "No charge"),
+                              ("Non-member", "£210")]
+    # "under 8" is the row's own case, and "not a member" asks for the non-member column
+    question = analyse("What does mooring a boat under 8 m cost for someone who is not a member?")
+    assert unbound_row(question, row) is None
+    # and £210 is not what a member pays
+    member = unbound_row(analyse("What does mooring a boat under 8 m cost for a member?"), row)
+    assert member and "non-member" in member
+
+
 def test_an_email_header_is_not_a_table_row():
     assert row_cells("From: Tom Lindqvist To: Underwriting; Broker Distribution Date: 18 February 2026") == []
     release = "Version: 3.4; Released: 15 January 2024; Changes: Room groups; weekly summary email."
