@@ -47,6 +47,17 @@ def _head_word(q: Question) -> str:
     return next((w for w in q.terms if term_key(w) == q.head[0]), q.head[0])
 
 
+def _asked_for(q: Question) -> str:
+    """What a question without a head noun asks for, in a person's words.
+
+    Not its first uncovered word: for "Who pays the shipping costs?" that is a verb
+    ("no retrieved passage names the pays").
+    """
+    opening = q.text.lstrip().split(" ", 1)[0].lower()
+    return {"who": "person asked for", "whom": "person asked for", "whose": "person asked for",
+            "where": "place asked for"}.get(opening, "answer asked for")
+
+
 def _role_word(q: Question) -> str:
     """The question's own word for its role (``keeper``)."""
     return next((w for w in q.terms if term_key(w) == q.role), q.role)
@@ -173,8 +184,7 @@ def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
             best = max(best, coverage_of(chosen, q.predicate, weights) + 0.15 * any(
                 head in norm_stems(c.sentence.rendered) for c in chosen))
         if best < 0.35 and not dated:
-            return "no retrieved passage names the " + (_head_word(q) or " ".join(missing[:1])
-                                                          or "answer")
+            return "no retrieved passage names the " + (_head_word(q) or _asked_for(q))
     return None
 
 

@@ -8,7 +8,9 @@ from groundgate.models.offline import OfflinePlanner
 from groundgate.pipeline.build import build_pipeline
 from groundgate.pipeline.router import build_router
 from groundgate.policies.honesty import lookup_note
+from groundgate.reading.answer import read
 from groundgate.reading.question import analyse
+from groundgate.reading.transcript import Step, Transcript
 from groundgate.tools.registry import ALL_TOOLS
 
 INTERNAL = ("no entity matches", "no relationships from", "INSUFFICIENT", *ALL_TOOLS)
@@ -65,3 +67,15 @@ def test_the_verb_after_a_possessive_is_not_what_a_question_asks_about():
 def test_an_apostrophe_inside_words_opens_no_quotation():
     assert analyse("When does Brackhaven Athletic's supporters' share issue close?").mentions == (
         "Brackhaven Athletic",)
+
+
+def test_a_who_question_without_a_noun_is_said_to_ask_for_a_person():
+    # it read "no retrieved passage names the pays"
+    question = "Who pays the shipping costs of a repair under warranty?"
+    passage = {"id": "returns#1", "kind": "passage", "title": "Returns", "sources": ["returns"],
+               "score": 0.9, "text": "Repairs under warranty are handled by the repair centre. "
+               "The shipping costs of a repair under warranty are listed on the returns page."}
+    step = Step("search_evidence", {"query": question}, 0, {"results": [passage]})
+    reading = read(Transcript(analyse(question), (step,), 1))
+    assert reading.outcome == "insufficient"
+    assert reading.missing == ("no retrieved passage names the person asked for",)
