@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from groundgate.knowledge.text import fold
 from groundgate.reading.question import QUESTION_TAG, Question, clauses
 from groundgate.reading.score import Scored, coverage_of
 from groundgate.reading.text import MONTHS
@@ -61,6 +62,9 @@ def lead_for(q: Question, best: Scored, weights: dict[str, float]) -> str | None
     if coverage_of([best], q.focus, weights) < LEAD_COVERAGE:
         return None
     s = best.sentence
+    if not best.anchored and not all(
+            fold(m).lower() in fold(f"{s.rendered} {s.heading} {s.title}").lower() for m in q.mentions):
+        return None  # a Yes about the Main Hall is no Yes about the Pavilion
     if re.match(r"(?:A:\s*)?(?:yes|no)\b", s.text, re.IGNORECASE):
         return None  # it says so itself
     asked = proposition(q.text)

@@ -100,6 +100,8 @@ class Scoring:
         proper_nouns: Names the candidates use mid-sentence.
         on_topic: Names in sentences that mention the question's subject (bridges).
         distinctive: The question's own mentions that single out a few documents.
+        renamed: Mentions the run resolved to an entity of another name
+            ("withheld depreciation" to "Recoverable depreciation"), lowercased.
     """
 
     weights: dict[str, float]
@@ -110,6 +112,7 @@ class Scoring:
     proper_nouns: frozenset[str] = frozenset()
     on_topic: frozenset[str] = frozenset()
     distinctive: tuple[str, ...] = ()
+    renamed: frozenset[str] = frozenset()
 
 
 def _low(text: str) -> str:
@@ -149,6 +152,7 @@ def _dimensions(text: str) -> set[str]:
     return {d for d, forms in _DIMENSIONS.items() if words & set(forms)}
 
 
+_HOW_LONG = re.compile(r"\bhow long\b", re.IGNORECASE)
 _MONTH_ASKED = re.compile(r"\b(?:which|what) month\b", re.IGNORECASE)
 _MONTH = re.compile(rf"\b(?:{MONTH_ALT})\b")
 
@@ -161,6 +165,8 @@ def typed(q: Question, text: str) -> bool:
     """
     if q.asks in VALUE_KINDS:
         kinds = {"duration": ("duration", "date")}.get(q.asks, (q.asks,))
+        if q.asks == "length" and _HOW_LONG.search(q.text):
+            kinds = ("length", "duration")  # "How long is the warranty?" asks for a time
         if not any(has_value(text, k) for k in kinds):
             # "in which month ...?": a month is the value asked for
             return q.asks == "date" and bool(_MONTH_ASKED.search(q.text) and _MONTH.search(text))
@@ -227,6 +233,8 @@ def build_scoring(t: Transcript, pool: list[Sentence]) -> Scoring:
             n for s in pool for n in capitalised_names(s.text, skip_initial=True)),
         on_topic=_bridges(t.question, pool),
         distinctive=_distinctive(list(t.question.mentions), pool),
+        renamed=frozenset(_low(a.mention) for a in anchors
+                          if a.mention and _low(a.mention) not in _low(a.name)),
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from groundgate.knowledge.text import fold, key_parts
+from groundgate.reading.cases import denied_case, other_case, word_keys
 from groundgate.reading.polarity import details
 from groundgate.reading.question import Question, clauses
 from groundgate.reading.rows import unbound_row
@@ -202,7 +203,7 @@ def insufficiency(q: Question, chosen: list[Scored], scored: list[Scored],
         gap = _unbound(q, chosen, env)
         if gap:
             return gap
-    gap = _unsaid_detail(q, chosen)
+    gap = _unsaid_detail(q, chosen) or _another_case(q, chosen, scored, env)
     if gap:
         return gap
     answers = [c for c in chosen if typed(q, c.sentence.rendered)]
@@ -214,6 +215,28 @@ def insufficiency(q: Question, chosen: list[Scored], scored: list[Scored],
             if item.anchored and absent.search(_keyed_text(item.sentence.text)):
                 return "the sources say this has not happened or is not recorded"
     return None
+
+
+def _another_case(q: Question, chosen: list[Scored], scored: list[Scored],
+                  env: Scoring) -> str | None:
+    """Why every chosen answer speaks of another case than the question's, or ``None``."""
+    if q.asks == "yesno" or q.relative:
+        return None
+    known = frozenset().union(*(word_keys(c.sentence.rendered) for c in scored))
+    answers = [c for c in chosen if q.asks == "text" or typed(q, c.sentence.rendered)]
+    cases = [other_case(q.text, q.mentions, c.sentence.rendered, _context(c), known, env.renamed)
+             for c in answers]
+    if answers and all(cases):
+        return f"the retrieved passages do not speak of the {cases[0]}"
+    denied = denied_case(q.text, [(c.sentence.rendered, _context(c)) for c in answers])
+    if denied:
+        return f"the retrieved passages speak of the case, not of it {denied}"
+    return None
+
+
+def _context(c: Scored) -> str:
+    """What names a sentence's subject besides the sentence: its lead, heading and title."""
+    return f"{c.sentence.lead} {c.sentence.heading} {c.sentence.title}"
 
 
 def _keyed_text(text: str) -> str:

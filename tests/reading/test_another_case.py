@@ -1,0 +1,99 @@
+"""A value given for another case of the same thing does not answer the asked case.
+
+"What is the daily rate for a large kennel?" is not answered by the rates of the small and
+the medium kennels when the sources know large kennels exist; nor "How long does a Lumo
+Two battery last?" by the Lumo One's. A question that rules a case out ("a dog *without*
+a booking") is not answered by a sentence about the case it rules out ("a dog with a
+booking"), and a Yes about another room is no Yes about the asked one. A word no source
+uses is not judged: it may be the question's word for the source's ("reconditioned" for
+"refurbished").
+"""
+
+from typing import Any
+
+from groundgate.reading.answer import read
+from groundgate.reading.cases import other_case, word_keys
+from groundgate.reading.question import analyse
+from groundgate.reading.transcript import Step, Transcript
+
+
+def _read(question: str, *texts: str):
+    passages: list[dict[str, Any]] = [
+        {"id": f"kennels#{i}", "kind": "passage", "title": "Boarding", "text": text,
+         "sources": [f"page-{i}"], "score": 0.9 - 0.1 * i}
+        for i, text in enumerate(texts)
+    ]
+    step = Step("search_evidence", {"query": question}, 0, {"results": passages})
+    return read(Transcript(analyse(question), (step,), 1))
+
+
+def test_the_rates_of_other_sizes_do_not_give_the_asked_one():
+    reading = _read("What is the daily rate for a large kennel?",
+                    "The daily rate for a small kennel is £18 and for a medium kennel £22.",
+                    "Large kennels are kept for guide dogs and are booked by phone.")
+    assert reading.outcome == "insufficient"
+    assert "large kennel" in " ".join(reading.missing)
+    assert "£18" in reading.text()  # what the sources do say is still shown
+
+
+def test_the_asked_size_stated_is_answered():
+    reading = _read("What is the daily rate for a large kennel?",
+                    "The daily rate for a small kennel is £18 and for a large kennel £26.")
+    assert reading.outcome == "answered"
+    assert "£26" in reading.lines[0]
+
+
+def test_another_model_of_a_named_product_is_another_case():
+    # "two" elsewhere in the sentence does not make the Lumo One the Lumo Two
+    sentence = "The Lumo One runs on two AA batteries for about 6 months."
+    known = word_keys(f"{sentence} The Lumo Two has a built-in battery.")
+    assert other_case("How long does a Lumo Two battery last?", ("Lumo Two",), sentence, "",
+                      known) == "lumo two"
+    assert other_case("How long does a Lumo One battery last?", ("Lumo One",), sentence, "",
+                      known) is None
+
+
+def test_a_qualifier_no_source_uses_is_not_judged():
+    reading = _read("How long is the warranty on a reconditioned scanner?",
+                    "A refurbished scanner carries a warranty of 6 months.")
+    assert reading.outcome == "answered"
+    assert "6 months" in reading.lines[0]
+
+
+def test_how_long_is_a_time_as_well_as_a_length():
+    reading = _read("How long is the warranty on a new scanner?",
+                    "A new scanner carries a warranty of 2 years from the date of purchase.")
+    assert reading.outcome == "answered"
+    assert "2 years" in reading.lines[0]
+
+
+def test_the_case_a_question_rules_out_is_not_answered_by_the_case_it_does_not():
+    reading = _read("How long may a dog without a booking stay in the day room?",
+                    "A dog with a booking may stay in the day room for up to 8 hours.")
+    assert reading.outcome == "insufficient"
+    assert "without a booking" in " ".join(reading.missing)
+    reading = _read("How long may a dog without a booking stay in the day room?",
+                    "A dog without a booking may stay in the day room for up to 2 hours.")
+    assert reading.outcome == "answered"
+    assert "2 hours" in reading.lines[0]
+
+
+def test_a_yes_about_another_room_is_no_yes_about_the_asked_one():
+    reading = _read("Does the Annexe have underfloor heating?",
+                    "The main kennel block has underfloor heating in every run.",
+                    "The Annexe holds six runs for cats.")
+    assert not reading.text().startswith(("Yes", "No"))
+    reading = _read("Does the Annexe have underfloor heating?",
+                    "The Annexe has underfloor heating in every run.")
+    assert reading.text().startswith("Yes")
+
+
+def test_a_verb_and_its_object_are_not_a_case():
+    # "stay outdoors": "outdoors" after "monitor" in the sentence is no other kind of outdoors
+    known = word_keys("Place the monitor outdoors for 20 minutes.")
+    assert other_case("How long must the monitor stay outdoors?", (),
+                      "Place the monitor outdoors for 20 minutes.", "", known) is None
+    # a title after a comma is no qualifier: "Devraj Kapoor, Director of Finance"
+    known = word_keys("Issued by Devraj Kapoor, Director of Finance. The Trust's board")
+    assert other_case("Who is the Trust's Director of Finance?", ("Trust",),
+                      "Issued by Devraj Kapoor, Director of Finance.", "", known) is None
