@@ -14,11 +14,10 @@ from __future__ import annotations
 import re
 
 from groundgate.knowledge.text import STOPWORDS, fold
-from groundgate.reading.polarity import negated
 from groundgate.reading.question import TYPE_WORDS
-from groundgate.reading.text import term_key
+from groundgate.reading.text import negated, term_key
 
-__all__ = ["denied_case", "other_case", "word_keys"]
+__all__ = ["denied_case", "other_case", "sets_aside", "word_keys"]
 
 _SEGMENT = re.compile(r"[^,;:.!?()\[\]\"“”—–|]+")
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -97,7 +96,22 @@ def other_case(question: str, mentions: tuple[str, ...], sentence: str, context:
     return None
 
 
+_EXCEPTED = re.compile(r"\b(?:unless|except|excluding|other than)\s+((?:[a-z0-9]+\s+){0,5}[a-z0-9]+)")
 _DENIED = re.compile(r"\b(?:not|no|never|without|non)\b[\s-]+((?:[a-z0-9]+\s+){0,2}[a-z0-9]+)")
+
+
+def sets_aside(question: str, text: str) -> str | None:
+    """The exception in ``text`` that is the question's own case, or ``None``.
+
+    "kept for 31 days, unless needed for an investigation" sets aside the case of "how
+    long when needed for an investigation?": every word of its exception is the question's.
+    """
+    asked = word_keys(question)
+    for match in _EXCEPTED.finditer(fold(text).lower()):
+        words = {term_key(w) for w in match.group(1).split() if _thing(w)}
+        if words and words <= asked:
+            return match.group(0)
+    return None
 
 
 def denied_case(question: str, sentences: list[tuple[str, str]]) -> str | None:
@@ -107,11 +121,19 @@ def denied_case(question: str, sentences: list[tuple[str, str]]) -> str | None:
     "applications kept when the post is *never filled*" by "6 months after the post is
     filled": they speak of the case the question rules out. ``sentences`` are the answer's
     (sentence, context) pairs; those that never use the denied words do not count either
-    way. Returns the question's words (``"without a permit"``) or ``None``.
+    way. The other way round, sentences that each give their value "unless" (or "except",
+    "other than") the very case the question asks about (:func:`sets_aside`) give the value
+    of other cases. Returns the reason, in a person's words, or ``None``.
     """
-    for match in _DENIED.finditer(fold(question).lower()):
+    lowered = fold(question).lower()
+    for match in _DENIED.finditer(lowered):
         words = {term_key(w) for w in match.group(1).split() if _thing(w)}
         about = [text for text, context in sentences if words & word_keys(f"{text} {context}")]
         if about and not any(negated(text) or _DENIED.search(fold(text).lower()) for text in about):
-            return match.group(0)
+            return f"the retrieved passages speak only of the case the question rules out ({match.group(0)})"
+    if _DENIED.search(lowered) or not sentences:
+        return None
+    aside = [sets_aside(question, text) for text, _ in sentences]
+    if all(aside):
+        return f"the retrieved passages give it only for other cases ({aside[0]})"
     return None

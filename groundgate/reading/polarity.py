@@ -15,28 +15,17 @@ import re
 from groundgate.knowledge.text import fold
 from groundgate.reading.question import QUESTION_TAG, Question, clauses
 from groundgate.reading.score import Scored, coverage_of
-from groundgate.reading.text import MONTHS
+from groundgate.reading.text import MONTHS, negated
 
 __all__ = ["LEAD_COVERAGE", "details", "lead_for", "negated", "proposition"]
 
 LEAD_COVERAGE = 0.5
 """Weighted share of the question's focus words the sentence must hold to answer Yes or No."""
 
-_NEGATION = re.compile(
-    r"\b(?:not|no|never|cannot|nor|neither|none|nothing|nobody)\b|n['’]t\b", re.IGNORECASE
-)
-_BOUND = re.compile(r"\b(?:no|not)\s+(?:later|earlier|more|less|fewer|sooner|longer)\s+than\b"
-                    r"|\bnot only\b", re.IGNORECASE)
-"""A limit or an addition, not a denial: "no later than 30 days", "not only ... but"."""
 _NEGATIVE_OPENING = re.compile(r"^\s*([a-z]+?)n['’]t\b", re.IGNORECASE)
 _CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}
 _MONTH = re.compile(r"\b(" + "|".join(m.capitalize() for m in MONTHS) + r")\b")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-
-
-def negated(text: str) -> bool:
-    """Whether the text denies what it says: a negation that is not a limit ("no later than")."""
-    return bool(_NEGATION.search(_BOUND.sub(" ", text)))
 
 
 def proposition(question: str) -> str:

@@ -15,6 +15,7 @@ from datetime import date
 
 from groundgate.knowledge.ingest.extract import sentences
 from groundgate.knowledge.text import STOPWORDS, fold
+from groundgate.reading.cases import sets_aside
 from groundgate.reading.dated import (  # re-exported: callers import the date fits from here
     move_fit,
     span_fit,
@@ -335,6 +336,8 @@ def _score_one(q: Question, sentence: Sentence, env: Scoring) -> Scored:
         bonus += stated_window_fit(sentence.text, env.day)
     if env.specific:
         bonus += 0.25 if anchored else -0.1
+    if sets_aside(q.text, sentence.rendered):
+        bonus -= 0.3  # "31 days, unless needed for an investigation" is the other cases' value
     if len(_HEADER_FIELD.findall(sentence.text)) >= 2:
         bonus -= 0.3  # an e-mail header block is not a statement
     bonus -= 0.1 * (len(sentence.text) > 300)

@@ -14,6 +14,7 @@ from groundgate.knowledge.ingest.extract import IDENTIFIER
 from groundgate.knowledge.text import STOPWORDS, key_parts, stem
 
 __all__ = [
+    "negated",
     "IDENTIFIER",
     "MONTHS",
     "MONTH_ALT",
@@ -246,3 +247,16 @@ def values_of(text: str, kind: str) -> set[str]:
         return set()
     return {re.sub(r"[^0-9.]", "", m.group(0)).strip(".") or m.group(0).lower()
             for m in pattern.finditer(text)}
+
+
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|cannot|nor|neither|none|nothing|nobody)\b|n['’]t\b", re.IGNORECASE
+)
+_BOUND = re.compile(r"\b(?:no|not)\s+(?:later|earlier|more|less|fewer|sooner|longer)\s+than\b"
+                    r"|\bnot only\b", re.IGNORECASE)
+"""A limit or an addition, not a denial: "no later than 30 days", "not only ... but"."""
+
+
+def negated(text: str) -> bool:
+    """Whether the text denies what it says: a negation that is not a limit ("no later than")."""
+    return bool(_NEGATION.search(_BOUND.sub(" ", text)))

@@ -230,7 +230,7 @@ def _another_case(q: Question, chosen: list[Scored], scored: list[Scored],
         return f"the retrieved passages do not speak of the {cases[0]}"
     denied = denied_case(q.text, [(c.sentence.rendered, _context(c)) for c in answers])
     if denied:
-        return f"the retrieved passages speak of the case, not of it {denied}"
+        return denied
     return None
 
 

@@ -97,3 +97,14 @@ def test_a_verb_and_its_object_are_not_a_case():
     known = word_keys("Issued by Devraj Kapoor, Director of Finance. The Trust's board")
     assert other_case("Who is the Trust's Director of Finance?", ("Trust",),
                       "Issued by Devraj Kapoor, Director of Finance.", "", known) is None
+
+
+def test_a_value_given_unless_the_asked_case_does_not_answer_it():
+    question = "How long are kennel records kept when they are needed for an insurance claim?"
+    reading = _read(question, "Kennel records are kept for 30 days, unless needed for an insurance claim.")
+    assert reading.outcome == "insufficient"
+    assert "unless needed for an insurance claim" in " ".join(reading.missing)
+    reading = _read(question, "Kennel records are kept for 30 days, unless needed for an insurance claim.",
+                    "Kennel records needed for an insurance claim are kept for 2 years.")
+    assert reading.outcome == "answered"
+    assert "2 years" in reading.text()
