@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import date
 
 from groundgate.knowledge.events import event_kinds
-from groundgate.knowledge.text import fold
 from groundgate.reading.evidence import collect
 from groundgate.reading.polarity import lead_for
 from groundgate.reading.protocol import Reading
@@ -27,7 +26,7 @@ from groundgate.reading.score import (
 from groundgate.reading.select import cited_lines, render, select
 from groundgate.reading.succession import answer_succession, succession_of
 from groundgate.reading.temporal import contradiction_lines, temporal_lines, window_of
-from groundgate.reading.text import values_of
+from groundgate.reading.text import low, values_of
 from groundgate.reading.transcript import Transcript
 from groundgate.reading.verdict import insufficiency
 from groundgate.reading.when import event_anchor
@@ -69,8 +68,8 @@ def _disagreement(q: Question, chosen: list[Scored], scored: list[Scored],
         shared = len(item.covered & subject) / len(subject) if subject else 0.0
         if events and not events & event_kinds(item.sentence.text):
             continue
-        about = _low(f"{item.sentence.rendered} {item.sentence.title}")
-        if not all(_low(m) in about for m in q.mentions):
+        about = low(f"{item.sentence.rendered} {item.sentence.title}")
+        if not all(low(m) in about for m in q.mentions):
             continue  # it must name what the question names
         if (item in chosen or item.sentence.tool == "timeline" or not other or other & values
                 or not typed(q, item.sentence.rendered)
@@ -106,8 +105,6 @@ def _later(q: Question, chosen: list[Scored], scored: list[Scored],
     )
 
 
-def _low(text: str) -> str:
-    return fold(text).lower()
 
 
 def read(t: Transcript) -> Reading:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from groundgate.knowledge.ingest.extract import sentences
-from groundgate.knowledge.text import STOPWORDS, fold
+from groundgate.knowledge.text import STOPWORDS
 from groundgate.reading.cases import sets_aside
 from groundgate.reading.dated import (  # re-exported: callers import the date fits from here
     move_fit,
@@ -30,6 +30,7 @@ from groundgate.reading.text import (
     MONTH_ALT,
     capitalised_names,
     has_value,
+    low,
     norm_stems,
 )
 from groundgate.reading.transcript import Transcript
@@ -116,9 +117,6 @@ class Scoring:
     renamed: frozenset[str] = frozenset()
 
 
-def _low(text: str) -> str:
-    """Lowercased and without accents: names compare as "Muller" = "Müller"."""
-    return fold(text).lower()
 
 
 def term_in(term: str, keys: frozenset[str] | set[str]) -> bool:
@@ -176,13 +174,13 @@ def typed(q: Question, text: str) -> bool:
             return not (asked and stated and not asked & stated)
         return True
     if q.asks in ("name", "entity"):
-        question = _low(q.text)
+        question = low(q.text)
         parts = sentences(text) or [""]
         own = parts[-1]  # the sentence itself, not its lead ...
         names = capitalised_names(own, skip_initial=True)
         if len(parts) > 1 and re.match(r"(He|She|They)\b", own):
             names.append(opening_name(parts[-2]))  # ... unless "She" is the lead's subject
-        if any(n and _low(n) not in question and n not in _CURRENCY_CODES for n in names):
+        if any(n and low(n) not in question and n not in _CURRENCY_CODES for n in names):
             return True
         # "what excess does it show?": an amount answers it when it is an amount of that noun
         named = bool(q.head) and q.head[0] in norm_stems(own)
@@ -208,11 +206,11 @@ def _anchor_docs(t: Transcript) -> frozenset[str]:
 
 def _bridges(q: Question, pool: list[Sentence]) -> frozenset[str]:
     """Names in sentences that mention the question's subject, not in the question."""
-    mentions = [_low(m) for m in q.mentions]
-    question = _low(q.text)
+    mentions = [low(m) for m in q.mentions]
+    question = low(q.text)
     return frozenset(
-        n for s in pool if any(m in _low(s.rendered) for m in mentions)
-        for n in capitalised_names(s.rendered) if _low(n) not in question
+        n for s in pool if any(m in low(s.rendered) for m in mentions)
+        for n in capitalised_names(s.rendered) if low(n) not in question
     )
 
 
@@ -234,8 +232,8 @@ def build_scoring(t: Transcript, pool: list[Sentence]) -> Scoring:
             n for s in pool for n in capitalised_names(s.text, skip_initial=True)),
         on_topic=_bridges(t.question, pool),
         distinctive=_distinctive(list(t.question.mentions), pool),
-        renamed=frozenset(_low(a.mention) for a in anchors
-                          if a.mention and _low(a.mention) not in _low(a.name)),
+        renamed=frozenset(low(a.mention) for a in anchors
+                          if a.mention and low(a.mention) not in low(a.name)),
     )
 
 
@@ -245,9 +243,9 @@ def _distinctive(names: list[str], pool: list[Sentence]) -> tuple[str, ...]:
     limit = max(2, 0.4 * len(documents))
     kept = []
     for name in dict.fromkeys(names):
-        lowered = _low(name)
+        lowered = low(name)
         holders = {s.sources[0] for s in pool
-                   if s.sources and lowered in _low(f"{s.rendered} {s.title}")}
+                   if s.sources and lowered in low(f"{s.rendered} {s.title}")}
         if len(holders) <= limit:
             kept.append(name)
     return tuple(kept)
@@ -310,12 +308,12 @@ def _anchored(q: Question, sentence: Sentence, env: Scoring) -> bool:
     """
     if env.anchor_docs & set(sentence.sources):
         return True
-    own = _low(sentence.rendered)
-    titled = f"{own} {_low(sentence.title)}"
-    if any(_low(n) in titled for n in env.anchor_names):
+    own = low(sentence.rendered)
+    titled = f"{own} {low(sentence.title)}"
+    if any(low(n) in titled for n in env.anchor_names):
         return True
     return q.relative and any(
-        _low(b) in own for b in env.on_topic if " " in b or IDENTIFIER.fullmatch(b)
+        low(b) in own for b in env.on_topic if " " in b or IDENTIFIER.fullmatch(b)
     )
 
 
@@ -343,7 +341,7 @@ def _score_one(q: Question, sentence: Sentence, env: Scoring) -> Scored:
     bonus -= 0.1 * (len(sentence.text) > 300)
     subject = opening_name(sentence.rendered)
     elsewhere = bool(q.mentions and subject in env.proper_nouns
-                     and _low(subject) not in _low(q.text))
+                     and low(subject) not in low(q.text))
     return Scored(sentence, _credit(env, sentence), round(bonus, 6), anchored,
                   _is_label(q, sentence.text), elsewhere)
 

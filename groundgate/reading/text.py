@@ -11,9 +11,10 @@ from datetime import date
 from functools import lru_cache
 
 from groundgate.knowledge.ingest.extract import IDENTIFIER
-from groundgate.knowledge.text import STOPWORDS, key_parts, stem
+from groundgate.knowledge.text import STOPWORDS, fold, key_parts, stem
 
 __all__ = [
+    "low",
     "negated",
     "IDENTIFIER",
     "MONTHS",
@@ -260,3 +261,15 @@ _BOUND = re.compile(r"\b(?:no|not)\s+(?:later|earlier|more|less|fewer|sooner|lon
 def negated(text: str) -> bool:
     """Whether the text denies what it says: a negation that is not a limit ("no later than")."""
     return bool(_NEGATION.search(_BOUND.sub(" ", text)))
+
+
+_DASHES = re.compile(r"(?<=\w)\s*[-‐‑–—]\s*(?=\w)")
+
+
+def low(text: str) -> str:
+    """A text as names compare: lowercased, without accents, a dash between words a space.
+
+    "Muller" = "Müller", and "Brackhaven–Tolvey" = "Brackhaven-Tolvey" = the question's
+    "Brackhaven Tolvey" (a mention's dash is read as a space).
+    """
+    return _DASHES.sub(" ", fold(text).lower())

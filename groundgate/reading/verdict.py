@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from groundgate.knowledge.text import fold, key_parts
+from groundgate.knowledge.text import key_parts
 from groundgate.reading.cases import denied_case, other_case, word_keys
 from groundgate.reading.polarity import details
 from groundgate.reading.question import Question, clauses
@@ -26,7 +26,7 @@ from groundgate.reading.score import (
     typed,
     year_fit,
 )
-from groundgate.reading.text import find_years, norm_stems, term_key
+from groundgate.reading.text import find_years, low, norm_stems, term_key
 
 __all__ = ["insufficiency"]
 
@@ -67,7 +67,7 @@ def _role_word(q: Question) -> str:
 def _names(item: Scored, mention: str) -> bool:
     """Whether a sentence, its lead, heading or title names ``mention``."""
     s = item.sentence
-    return _low(mention) in _low(f"{s.rendered} {s.heading} {s.title}")
+    return low(mention) in low(f"{s.rendered} {s.heading} {s.title}")
 
 
 def _says_name(item: Scored, q: Question) -> bool:
@@ -77,7 +77,7 @@ def _says_name(item: Scored, q: Question) -> bool:
     among the documents (a comparison table's row); a title naming it is not enough there,
     since every document about the product line has one.
     """
-    return any(_low(m) in _low(item.sentence.rendered) for m in q.mentions)
+    return any(low(m) in low(item.sentence.rendered) for m in q.mentions)
 
 
 _DETAIL = re.compile(r"(?<![\w./\-])\d[\w.,/\-–]*\w|(?<![\w./\-])\d")
@@ -244,5 +244,3 @@ def _keyed_text(text: str) -> str:
     return " ".join(term_key(w) for w in key_parts(text))
 
 
-def _low(text: str) -> str:
-    return fold(text).lower()

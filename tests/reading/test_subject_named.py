@@ -45,3 +45,16 @@ def test_a_row_for_another_product_still_does_not():
     reading = _reading("What was the launch price of the Lumen Pro?",
                        "Launch price — Lumen Mini: €99; Lumen Solo: €129.")
     assert reading.outcome != "answered"
+
+
+def test_a_name_written_with_a_dash_is_the_name_the_question_gives():
+    # the question's "Tarn–Elsey" is read as the mention "Tarn Elsey"; the row writes it
+    # with its dash, and is still about that route
+    question = "What does a return ticket on the Tarn–Elsey bus cost from 1 May 2026?"
+    row = _passage("fares#1", "fares", "Fares", "Route (Tarn–Elsey): Return; From 1 May 2026: £6.40.")
+    other = _passage("routes#1", "routes", "Routes", "The Tarn–Elsey bus runs every hour.")
+    note = _passage("news#1", "news", "News", "The Mossby bus costs £3.00 for a return.")
+    search = Step("search_evidence", {"query": question}, 0, {"results": [row, other, note]})
+    reading = read(Transcript(analyse(question), (search,), 1))
+    assert reading.outcome == "answered", reading.missing
+    assert "£6.40" in reading.lines[0]
