@@ -109,7 +109,7 @@ def sets_aside(question: str, text: str) -> str | None:
     asked = word_keys(question)
     for match in _EXCEPTED.finditer(fold(text).lower()):
         words = {term_key(w) for w in match.group(1).split() if _thing(w)}
-        if words and words <= asked:
+        if len(words) >= 2 and words <= asked:  # one shared word ("except colleagues") is no case
             return match.group(0)
     return None
 

@@ -12,7 +12,7 @@ uses is not judged: it may be the question's word for the source's ("recondition
 from typing import Any
 
 from groundgate.reading.answer import read
-from groundgate.reading.cases import other_case, word_keys
+from groundgate.reading.cases import other_case, sets_aside, word_keys
 from groundgate.reading.question import analyse
 from groundgate.reading.transcript import Step, Transcript
 
@@ -108,3 +108,11 @@ def test_a_value_given_unless_the_asked_case_does_not_answer_it():
                     "Kennel records needed for an insurance claim are kept for 2 years.")
     assert reading.outcome == "answered"
     assert "2 years" in reading.text()
+
+
+def test_one_word_of_the_question_in_an_exception_is_no_case():
+    # "except colleagues": the question's subject, not a case it asks about
+    assert sets_aside("What mileage rate is paid to colleagues for a bicycle?",
+                      "Pool cars may not carry passengers, except colleagues.") is None
+    assert sets_aside("How long are recordings kept when needed for an investigation?",
+                      "Recordings are kept for 31 days, unless needed for an investigation.")

@@ -1,9 +1,11 @@
 """The model judge's recorded calls, replayed: what the gate does with a real model's verdicts.
 
 cassettes/<model>/detector_judge[<set>-<qid>].yaml hold the local open model's replies
-for the two disagreement sets, disputes and accounts (bench/datasets/disputes/README.md
-says how to record them). Each of their questions with a recording runs through lane A
-with the judge as the gate's detector, the network blocked.
+for the two disagreement sets, disputes and accounts, and for the non-contested questions
+of every other set (bench/datasets/disputes/README.md says how to record them). Each
+question with a recording runs through lane A with the judge as the gate's detector, the
+network blocked: a reader change that makes a call no longer made, or a different one,
+fails here rather than in `bench/contradictions_table.py`.
 The tests assert the guarantees, not the model's verdicts: every call replays (none fails),
 a presented disagreement shows sentences its sources hold (never the model's words), each
 position from a different document, and every citation is a source the run retrieved.
@@ -26,7 +28,16 @@ from groundgate.testing.cassettes import cassette, model_slug
 from groundgate.tools.steps import read_steps
 
 ROOT = Path(__file__).resolve().parents[2]
-SETS = ("disputes", "accounts")
+SETS = ("disputes", "accounts", "golden", "aerosense", "careers", "council", "handbook", "isles",
+        "newsroom", "riverbend")
+
+
+def _folder(name: str) -> Path:
+    if name == "golden":
+        return ROOT / "groundgate" / "corpus" / "insurance"
+    return ROOT / "bench" / "datasets" / name
+
+
 JUDGE_MODEL = "compatible:http://127.0.0.1:18090/v1#qwen2.5-coder-1.5b-instruct"
 FOLDER = ROOT / "cassettes" / model_slug(JUDGE_MODEL)
 RECORDED = [
@@ -43,7 +54,7 @@ def judged():
     with ExitStack() as stack:
         def of(name: str) -> tuple:
             if name not in opened:
-                store, questions_path = stack.enter_context(dataset_store(ROOT / "bench" / "datasets" / name))
+                store, questions_path = stack.enter_context(dataset_store(_folder(name)))
                 questions = {q.qid: q for q in load_questions(questions_path, store)}
                 model = make_chat_model(JUDGE_MODEL, env={}, max_retries=0, **JUDGE_SETTINGS)
                 detector = JudgeDetector(model, model_name=JUDGE_MODEL)
