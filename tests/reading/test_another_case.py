@@ -11,6 +11,8 @@ uses is not judged: it may be the question's word for the source's ("recondition
 
 from typing import Any
 
+import pytest
+
 from groundgate.reading.answer import read
 from groundgate.reading.cases import other_case, sets_aside, word_keys
 from groundgate.reading.question import analyse
@@ -36,11 +38,21 @@ def test_the_rates_of_other_sizes_do_not_give_the_asked_one():
     assert "£18" in reading.text()  # what the sources do say is still shown
 
 
-def test_the_asked_size_stated_is_answered():
-    reading = _read("What is the daily rate for a large kennel?",
-                    "The daily rate for a small kennel is £18 and for a large kennel £26.")
-    assert reading.outcome == "answered"
-    assert "£26" in reading.lines[0]
+@pytest.mark.parametrize(("question", "text", "value"), [
+    # the asked size is stated beside the others
+    ("What is the daily rate for a large kennel?",
+     "The daily rate for a small kennel is £18 and for a large kennel £26.", "£26"),
+    # a qualifier no source uses is not judged: it may be the question's word for the source's
+    ("How long is the warranty on a reconditioned scanner?",
+     "A refurbished scanner carries a warranty of 6 months.", "6 months"),
+    # "how long is" asks for a time as well as a length
+    ("How long is the warranty on a new scanner?",
+     "A new scanner carries a warranty of 2 years from the date of purchase.", "2 years"),
+], ids=["asked-size-stated", "qualifier-no-source-uses", "how-long-is-a-time"])
+def test_a_sentence_about_the_asked_case_answers(question, text, value):
+    reading = _read(question, text)
+    assert reading.outcome == "answered", reading.missing
+    assert value in reading.lines[0]
 
 
 def test_another_model_of_a_named_product_is_another_case():
@@ -51,20 +63,6 @@ def test_another_model_of_a_named_product_is_another_case():
                       known) == "lumo two"
     assert other_case("How long does a Lumo One battery last?", ("Lumo One",), sentence, "",
                       known) is None
-
-
-def test_a_qualifier_no_source_uses_is_not_judged():
-    reading = _read("How long is the warranty on a reconditioned scanner?",
-                    "A refurbished scanner carries a warranty of 6 months.")
-    assert reading.outcome == "answered"
-    assert "6 months" in reading.lines[0]
-
-
-def test_how_long_is_a_time_as_well_as_a_length():
-    reading = _read("How long is the warranty on a new scanner?",
-                    "A new scanner carries a warranty of 2 years from the date of purchase.")
-    assert reading.outcome == "answered"
-    assert "2 years" in reading.lines[0]
 
 
 def test_the_case_a_question_rules_out_is_not_answered_by_the_case_it_does_not():
