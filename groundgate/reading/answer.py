@@ -105,8 +105,6 @@ def _later(q: Question, chosen: list[Scored], scored: list[Scored],
     )
 
 
-
-
 def read(t: Transcript) -> Reading:
     """What the transcript's evidence says about its question."""
     q = t.question

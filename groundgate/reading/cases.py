@@ -61,7 +61,7 @@ def _name_pairs(mentions: tuple[str, ...]) -> list[tuple[str, str]]:
 
 
 def other_case(question: str, mentions: tuple[str, ...], sentence: str, context: str,
-               known: frozenset[str], renamed: frozenset[str] = frozenset()) -> str | None:
+               known: frozenset[str]) -> str | None:
     """The question's qualified thing when the sentence speaks only of other cases of it.
 
     ``context`` is what else names the sentence's subject (its heading, title, lead); the
@@ -69,17 +69,16 @@ def other_case(question: str, mentions: tuple[str, ...], sentence: str, context:
     ``known`` is every word key of the retrieved text: the qualifier must be one, so the
     sources themselves tell that case apart ("a ninth shop is under consideration" beside
     "its eighth shop"); a qualifier no source uses may be the question's word for the
-    sentence's ("withheld" for "recoverable" depreciation). A pair inside a mention the
-    run resolved to an entity of another name (``renamed``) is that entity, not a case.
-    Inside a name the qualifier may come after the thing: "the AeroSense One" is another
-    product than "the AeroSense Two" even in a sentence that says "two AA batteries".
+    sentence's ("withheld" for "recoverable" depreciation). Inside a name the qualifier
+    may come after the thing: "the AeroSense One" is another product than "the AeroSense
+    Two" even in a sentence that says "two AA batteries".
     Returns the question's words (``"starter plot"``) or ``None``.
     """
     runs = [[term_key(w) for w in words] for words in _segments(sentence)]
     said = {k for run in runs for k in run} | word_keys(context)
     for a, b in _pairs(question):
         qualifier, thing = term_key(a), term_key(b)
-        if qualifier in said or qualifier not in known or any(f"{a} {b}" in m for m in renamed):
+        if qualifier in said or qualifier not in known:
             continue
         before = [run[i - 1] if i > 0 else "" for run in runs for i, k in enumerate(run) if k == thing]
         # every mention of the thing has a word of its own before it

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import re
 
-from groundgate.knowledge.text import fold
 from groundgate.reading.question import QUESTION_TAG, Question, clauses
 from groundgate.reading.score import Scored, coverage_of
-from groundgate.reading.text import MONTHS, negated
+from groundgate.reading.text import MONTHS, low, negated
 
 __all__ = ["LEAD_COVERAGE", "details", "lead_for", "negated", "proposition"]
 
@@ -51,8 +50,8 @@ def lead_for(q: Question, best: Scored, weights: dict[str, float]) -> str | None
     if coverage_of([best], q.focus, weights) < LEAD_COVERAGE:
         return None
     s = best.sentence
-    if not best.anchored and not all(
-            fold(m).lower() in fold(f"{s.rendered} {s.heading} {s.title}").lower() for m in q.mentions):
+    if not best.anchored and not all(low(m) in low(f"{s.rendered} {s.heading} {s.title}")
+                                     for m in q.mentions):
         return None  # a Yes about the Main Hall is no Yes about the Pavilion
     if re.match(r"(?:A:\s*)?(?:yes|no)\b", s.text, re.IGNORECASE):
         return None  # it says so itself

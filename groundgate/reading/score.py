@@ -102,8 +102,6 @@ class Scoring:
         proper_nouns: Names the candidates use mid-sentence.
         on_topic: Names in sentences that mention the question's subject (bridges).
         distinctive: The question's own mentions that single out a few documents.
-        renamed: Mentions the run resolved to an entity of another name
-            ("withheld depreciation" to "Recoverable depreciation"), lowercased.
     """
 
     weights: dict[str, float]
@@ -114,9 +112,6 @@ class Scoring:
     proper_nouns: frozenset[str] = frozenset()
     on_topic: frozenset[str] = frozenset()
     distinctive: tuple[str, ...] = ()
-    renamed: frozenset[str] = frozenset()
-
-
 
 
 def term_in(term: str, keys: frozenset[str] | set[str]) -> bool:
@@ -142,8 +137,6 @@ _DIMENSIONS = {
     "length": ("long", "longer", "length"),
     "distance": ("far", "distance"),
 }
-
-
 
 
 def _dimensions(text: str) -> set[str]:
@@ -232,8 +225,6 @@ def build_scoring(t: Transcript, pool: list[Sentence]) -> Scoring:
             n for s in pool for n in capitalised_names(s.text, skip_initial=True)),
         on_topic=_bridges(t.question, pool),
         distinctive=_distinctive(list(t.question.mentions), pool),
-        renamed=frozenset(low(a.mention) for a in anchors
-                          if a.mention and low(a.mention) not in low(a.name)),
     )
 
 

@@ -14,18 +14,18 @@ from groundgate.knowledge.ingest.extract import IDENTIFIER
 from groundgate.knowledge.text import STOPWORDS, fold, key_parts, stem
 
 __all__ = [
-    "low",
-    "negated",
     "IDENTIFIER",
-    "MONTHS",
     "MONTH_ALT",
+    "MONTHS",
     "capitalised_names",
     "find_dates",
     "find_years",
     "has_value",
-    "values_of",
+    "low",
+    "negated",
     "norm_stems",
     "term_key",
+    "values_of",
 ]
 
 MONTHS = (

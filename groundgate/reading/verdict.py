@@ -203,7 +203,7 @@ def insufficiency(q: Question, chosen: list[Scored], scored: list[Scored],
         gap = _unbound(q, chosen, env)
         if gap:
             return gap
-    gap = _unsaid_detail(q, chosen) or _another_case(q, chosen, scored, env)
+    gap = _unsaid_detail(q, chosen) or _another_case(q, chosen, scored)
     if gap:
         return gap
     answers = [c for c in chosen if typed(q, c.sentence.rendered)]
@@ -217,21 +217,17 @@ def insufficiency(q: Question, chosen: list[Scored], scored: list[Scored],
     return None
 
 
-def _another_case(q: Question, chosen: list[Scored], scored: list[Scored],
-                  env: Scoring) -> str | None:
+def _another_case(q: Question, chosen: list[Scored], scored: list[Scored]) -> str | None:
     """Why every chosen answer speaks of another case than the question's, or ``None``."""
     if q.asks == "yesno" or q.relative:
         return None
     known = frozenset().union(*(word_keys(c.sentence.rendered) for c in scored))
     answers = [c for c in chosen if q.asks == "text" or typed(q, c.sentence.rendered)]
-    cases = [other_case(q.text, q.mentions, c.sentence.rendered, _context(c), known, env.renamed)
+    cases = [other_case(q.text, q.mentions, c.sentence.rendered, _context(c), known)
              for c in answers]
     if answers and all(cases):
         return f"the retrieved passages do not speak of the {cases[0]}"
-    denied = denied_case(q.text, [(c.sentence.rendered, _context(c)) for c in answers])
-    if denied:
-        return denied
-    return None
+    return denied_case(q.text, [(c.sentence.rendered, _context(c)) for c in answers])
 
 
 def _context(c: Scored) -> str:
