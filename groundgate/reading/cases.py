@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from groundgate.knowledge.text import STOPWORDS, fold
-from groundgate.reading.question import TYPE_WORDS
+from groundgate.reading.question import DETERMINERS, TYPE_WORDS
 from groundgate.reading.text import negated, term_key
 
 __all__ = ["denied_case", "other_case", "sets_aside", "word_keys"]
@@ -23,7 +23,6 @@ _SEGMENT = re.compile(r"[^,;:.!?()\[\]\"“”—–|]+")
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _POSSESSIVE = re.compile(r"['’]s\b")
 _OPENERS = STOPWORDS | {"how", "what", "which", "who", "many", "much"}
-_DETERMINERS = frozenset("the a an this that these those its his her their our your".split())
 
 
 def _segments(text: str) -> list[list[str]]:
@@ -44,7 +43,7 @@ def _pairs(question: str) -> list[tuple[str, str]]:
             a, b = words[i], words[i + 1]
             after = words[i + 2] if i + 2 < len(words) else ""
             if (_thing(a) and _thing(b) and (i == 0 or words[i - 1] in _OPENERS)
-                    and after not in _DETERMINERS):
+                    and after not in DETERMINERS):
                 found.append((a, b))
     return found
 

@@ -238,7 +238,8 @@ def asked_kind(text: str) -> str:
     return "text"
 
 
-_DETERMINERS = frozenset("the a an this that these those its his her their our your it".split())
+DETERMINERS = frozenset("the a an this that these those its his her their our your it".split())
+"""Words that open a noun phrase: a word before one is taken for a verb (``maintains the``)."""
 
 
 def _is_verb_like(word: str, following: str) -> bool:
@@ -246,7 +247,7 @@ def _is_verb_like(word: str, following: str) -> bool:
     inflected = (word.endswith("s") and not word.endswith("ss")) or (
         word.endswith("ed") and not word.endswith("eed")
     )
-    return inflected and (following in _DETERMINERS or following in STOPWORDS)
+    return inflected and (following in DETERMINERS or following in STOPWORDS)
 
 
 def head_noun(text: str) -> tuple[str, ...]:

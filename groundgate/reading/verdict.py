@@ -221,11 +221,13 @@ def _another_case(q: Question, chosen: list[Scored], scored: list[Scored]) -> st
     """Why every chosen answer speaks of another case than the question's, or ``None``."""
     if q.asks == "yesno" or q.relative:
         return None
-    known = frozenset().union(*(word_keys(c.sentence.rendered) for c in scored))
     answers = [c for c in chosen if q.asks == "text" or typed(q, c.sentence.rendered)]
+    if not answers:
+        return None
+    known = frozenset().union(*(word_keys(c.sentence.rendered) for c in scored))
     cases = [other_case(q.text, q.mentions, c.sentence.rendered, _context(c), known)
              for c in answers]
-    if answers and all(cases):
+    if all(cases):
         return f"the retrieved passages do not speak of the {cases[0]}"
     return denied_case(q.text, [(c.sentence.rendered, _context(c)) for c in answers])
 
