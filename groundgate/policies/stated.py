@@ -16,6 +16,7 @@ from groundgate.knowledge.ingest.contradictions import normal_value
 from groundgate.knowledge.ingest.extract import ValueStatement, sentences, statements_in
 from groundgate.knowledge.model import Validity
 from groundgate.knowledge.text import content_terms, term_covered
+from groundgate.reading.evidence import table_rows_apart
 from groundgate.tools.envelope import Envelope, read_envelopes
 
 __all__ = [
@@ -199,7 +200,8 @@ def statements(
                 context = item.title
                 validity = item.validity or Validity()
                 # an email's header lines arrive run together; each field is its own statement
-                text = _FIELD.sub("\n", item.snippet)
+                # and a table's rows, joined onto one line by the snippet, are apart again
+                text = table_rows_apart(_FIELD.sub("\n", item.snippet))
                 first = next(iter(sentences(text)), "")
                 found = statements_in(sid, text, validity)
                 if parties:

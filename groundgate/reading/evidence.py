@@ -15,7 +15,7 @@ from groundgate.knowledge.ingest.extract import sentences, without_dateline
 from groundgate.knowledge.text import content_terms, coverage
 from groundgate.reading.transcript import Step, Transcript
 
-__all__ = ["Sentence", "collect", "doc_id_of"]
+__all__ = ["Sentence", "collect", "doc_id_of", "table_rows_apart"]
 
 MIN_CHARS = 12
 MAX_CHARS = 420
@@ -66,6 +66,21 @@ _TERMINAL = re.compile(r"[.!?:)\"”']$")
 _PRONOUN = re.compile(r"^(It|Its|This|These|Those|They|Their|He|She|His|Her|That|Such)\b")
 
 
+_LABEL_WORD = re.compile(r"[A-Z0-9][\w/.\-]*|&|of|and|the")
+
+
+def _is_label(part: str) -> bool:
+    """A short title in the text (``25/035 Annual Parish Meeting.``): it names what follows.
+
+    A minute's item, a numbered rule or a list's entry opens with a few capitalised words and
+    then says its thing without naming it again ("To be held on Monday 28 April 2025 ..."),
+    as a sentence opening with "It" does. A field ("Inspected: 26 February 2026.") is a
+    statement of its own, not a title.
+    """
+    words = part.rstrip(".:").split()
+    return 2 <= len(words) <= 5 and all(_LABEL_WORD.fullmatch(w) for w in words)
+
+
 def _clean(text: str) -> str:
     text = text.replace("**", "").replace("__", "")
     return re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text, flags=re.M)
@@ -93,7 +108,7 @@ def split_sections(text: str, heading: str = "") -> list[tuple[str, str, str]]:
                 previous = part  # a question is never an answer; what follows it answers it
                 continue
             asked = previous.endswith("?")
-            lead = previous if previous and (asked or _PRONOUN.match(part)) else ""
+            lead = previous if previous and (asked or _PRONOUN.match(part) or _is_label(previous)) else ""
             out.append((heading, lead, part))
             previous = part
         block.clear()
@@ -146,6 +161,11 @@ def _table_lines(line: str) -> list[str]:
         rows.append(cells[at: at + width])
         at += width + 1
     return ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def table_rows_apart(text: str) -> str:
+    """``text`` with each table whose rows a snippet joined onto one line back on its own lines."""
+    return "\n".join(row for line in text.splitlines() for row in _table_lines(line))
 
 
 def _table_rows(lines: list[str]) -> list[str]:

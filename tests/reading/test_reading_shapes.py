@@ -25,6 +25,16 @@ def test_a_faq_question_is_not_an_answer_but_leads_the_sentence_that_is():
     assert parts == [("", "Q: Can I take leave during probation?", "A: Yes, with your manager's agreement.")]
 
 
+def test_a_short_title_in_the_text_leads_the_sentence_that_does_not_name_its_subject():
+    minutes = ("25/034 Parking permits. RESOLVED that the permits rise from April.\n\n"
+               "25/035 Annual Parish Meeting. To be held on Monday 28 April 2025 at 7pm.")
+    parts = split_sections(minutes)
+    assert ("", "25/035 Annual Parish Meeting.", "To be held on Monday 28 April 2025 at 7pm.") in parts
+    # a sentence that says something is no title, and leads nothing
+    prose = split_sections("Weekend tickets cost £89. Day tickets are sold at the gate.")
+    assert [lead for _, lead, _ in prose] == ["", ""]
+
+
 def test_polarity_reads_denials_not_limits():
     assert negated("Alcohol is not reimbursed.") and negated("Pool cars can't be taken home.")
     assert not negated("Parking fines are paid by the driver.")
