@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 
 from groundgate.knowledge.text import STOPWORDS
+from groundgate.reading.cases import other_case, word_keys
 from groundgate.reading.question import Question
 from groundgate.reading.score import typed
-from groundgate.reading.text import term_key
+from groundgate.reading.text import has_value, term_key
 
 __all__ = ["row_cells", "unbound_row"]
 
@@ -100,6 +101,12 @@ def unbound_row(q: Question, text: str) -> str | None:
     if not columns:
         return None
     shared, name = max(columns)
-    if shared and _keys(name) - asked:
+    # a column of another case of the asked thing ("Staff parking spaces" for visitor
+    # parking spaces, "Non-member" for a member, "Until 31 March 2025" for another time);
+    # a column that only says more ("Kelsham residents and local groups" for residents)
+    # is the asked one
+    extra = _keys(name) - asked
+    if shared and extra and ("not" in extra or has_value(name, "date")
+                             or other_case(q.text, q.mentions, name, "", word_keys(q.text))):
         return f"the sources give the {name.lower()}, not the detail the question asks about"
     return None

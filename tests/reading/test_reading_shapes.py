@@ -56,6 +56,10 @@ def test_a_row_states_its_value_only_for_its_own_case_and_column():
     visitor = analyse("How many visitor parking spaces does the Mill Street head office have?", None)
     visitors = unbound_row(visitor, row)
     assert visitors and "staff parking spaces" in visitors
+    # a column that only says more of the asked case is the asked column
+    hall = "Space: Committee Room; Kelsham residents and local groups: £9; Other hirers: £13."
+    assert unbound_row(analyse("What is the hourly rate for residents hiring the Committee Room?", None),
+                       hall) is None
     release = "Version: 3.4; Released: 15 January 2024; Changes: Room groups; weekly summary email."
     assert unbound_row(analyse("When was version 3.4 of the app released?", None), release) is None
     assert unbound_row(analyse("When was version 3.3 of the app released?", None), release)
