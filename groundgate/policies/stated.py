@@ -135,11 +135,40 @@ _COUNT = re.compile(r"\b(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s+(thousand|mill
 _SCALE = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 
 
+_UNITS = "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen" \
+    " seventeen eighteen nineteen".split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_NUMBER_WORDS = {w: n for n, w in enumerate(_UNITS, start=2)} | {
+    w: 10 * n for n, w in enumerate(_TENS, start=2)}
+_COUNT_WORD = re.compile(
+    r"\b(" + "|".join(_TENS) + r")[- ](one|" + "|".join(_UNITS[:8]) + r")\b"  # twenty-five
+    r"|\b(" + "|".join(_UNITS + _TENS) + r")\b(?![- ](?:year|month|week|day|hour)s?\b)",  # six items
+    re.I,
+)
+"""A count in words. "one" is left out: it is far more often a pronoun ("one of the ...")."""
+
+
+def _word_counts(sentence: str) -> set[str]:
+    """The counts a sentence writes in words ("up to six items", "twenty-five stalls")."""
+    found = set()
+    for match in _COUNT_WORD.finditer(sentence):
+        if match.group(1):
+            ones = match.group(2).lower()
+            tens = _NUMBER_WORDS[match.group(1).lower()]
+            found.add(str(tens + (1 if ones == "one" else _NUMBER_WORDS[ones])))
+        else:
+            found.add(str(_NUMBER_WORDS[match.group(3).lower()]))
+    return found
+
+
 def count_statements(doc_id: str, text: str, validity: Validity) -> list[ValueStatement]:
-    """One statement per sentence stating plain numbers (not amounts, dates, years or ids)."""
+    """One statement per sentence stating plain numbers, in digits or in words.
+
+    Amounts, dates, years and ids are not counts; "up to six items" is one.
+    """
     out = []
     for sentence in sentences(text):
-        values = set()
+        values = _word_counts(sentence)
         for match in _COUNT.finditer(_NOT_COUNTS.sub(" ", sentence)):
             number = float(match.group(1).replace(",", "") + "." + (match.group(2) or "0"))
             number *= _SCALE.get((match.group(3) or "").lower(), 1)

@@ -1,4 +1,5 @@
-"""The lexical detector reads a table's rows as the reader does, even when a snippet joined them.
+"""What the lexical detector reads as a value: a table's rows, even when a snippet joined
+them onto one line, and a count written in words.
 
 A search result's snippet runs a Markdown table onto one line (``| Record | Kept for | |
 --- | --- | | Payroll records | 7 years | ...``). Read that way, no row was a value
@@ -6,7 +7,8 @@ statement, so a retention period given in a table was never compared with one gi
 prose, and a disagreement between them could not be seen.
 """
 
-from groundgate.policies.stated import statements
+from groundgate.knowledge.model import Validity
+from groundgate.policies.stated import count_statements, statements
 from groundgate.tools.envelope import Envelope, ResultItem
 
 JOINED = (
@@ -35,3 +37,15 @@ def test_each_row_of_a_joined_table_is_a_value_statement():
 def test_a_table_on_its_own_lines_reads_the_same():
     apart = JOINED.replace(" | | ", " |\n| ")
     assert _found(apart) == _found(JOINED)
+
+
+def test_a_count_written_in_words_is_a_count():
+    def counts(text: str) -> list[tuple[str, ...]]:
+        return [s.values for s in count_statements("faq", text, Validity())]
+
+    assert counts("A collection can take up to six items in all.") == [("6",)]
+    assert counts("The market has twenty-five stalls.") == [("25",)]
+    assert counts("It reopened with fourteen of its eighteen beds.") == [("14", "18")]
+    # a duration is not a count, and "one" is mostly a pronoun
+    assert counts("Repairs take three weeks.") == []
+    assert counts("No one may park on the verge.") == []
