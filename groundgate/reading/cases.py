@@ -104,9 +104,10 @@ def sets_aside(question: str, text: str) -> str | None:
     "kept for 31 days, unless needed for an investigation" sets aside the case of "how
     long when needed for an investigation?": every word of its exception is the question's.
     """
-    asked = word_keys(question)
+    asked: frozenset[str] | None = None  # keyed only for a text that makes an exception
     for match in _EXCEPTED.finditer(fold(text).lower()):
         words = {term_key(w) for w in match.group(1).split() if _thing(w)}
+        asked = word_keys(question) if asked is None else asked
         if len(words) >= 2 and words <= asked:  # one shared word ("except colleagues") is no case
             return match.group(0)
     return None

@@ -66,10 +66,10 @@ _TERMINAL = re.compile(r"[.!?:)\"”']$")
 _PRONOUN = re.compile(r"^(It|Its|This|These|Those|They|Their|He|She|His|Her|That|Such)\b")
 
 
-_LABEL_WORD = re.compile(r"[A-Z0-9][\w/.\-]*|&|of|and|the")
+_TITLE_WORD = re.compile(r"[A-Z0-9][\w/.\-]*|&|of|and|the")
 
 
-def _is_label(part: str) -> bool:
+def _is_title(part: str) -> bool:
     """A short title in the text (``25/035 Annual Parish Meeting.``): it names what follows.
 
     A minute's item, a numbered rule or a list's entry opens with a few capitalised words and
@@ -78,7 +78,7 @@ def _is_label(part: str) -> bool:
     statement of its own, not a title.
     """
     words = part.rstrip(".:").split()
-    return 2 <= len(words) <= 5 and all(_LABEL_WORD.fullmatch(w) for w in words)
+    return 2 <= len(words) <= 5 and all(_TITLE_WORD.fullmatch(w) for w in words)
 
 
 def _clean(text: str) -> str:
@@ -108,7 +108,7 @@ def split_sections(text: str, heading: str = "") -> list[tuple[str, str, str]]:
                 previous = part  # a question is never an answer; what follows it answers it
                 continue
             asked = previous.endswith("?")
-            lead = previous if previous and (asked or _PRONOUN.match(part) or _is_label(previous)) else ""
+            lead = previous if previous and (asked or _PRONOUN.match(part) or _is_title(previous)) else ""
             out.append((heading, lead, part))
             previous = part
         block.clear()
