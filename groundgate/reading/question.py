@@ -81,9 +81,9 @@ class Question:
         as_of: The date given with the question, if any.
         mentions: Names and identifiers to resolve, most specific first.
         terms: Distinct content words, in order.
-        asks: The kind of answer wanted: ``date``, ``money``, ``number``, ``duration``,
-            ``percent``, ``length``, ``name``, ``entity`` (a which/what-N question), ``yesno`` or
-            ``text``.
+        asks: The kind of answer wanted: ``date``, ``time`` (of day), ``money``, ``number``,
+            ``duration``, ``percent``, ``length``, ``name``, ``entity`` (a which/what-N
+            question), ``yesno`` or ``text``.
         head: Comparison keys of the noun the question asks about (``which team`` ->
             ``team``), empty when there is none.
         temporal: Whether the question is about change or time.
@@ -206,10 +206,26 @@ _QUANTITY_SLOT = re.compile(
 _LEADING_PREPOSITION = re.compile(r"^(?:in|at|on|for|from|to|of|with|during|under)\s+(?=wh)")
 
 
+_LEADING_CLAUSE = re.compile(r"^(?:when|once|after|before|while|if)\b[^,?]*,\s*(?=\w)")
+"""A clause that sets the scene before the question proper: "When the ward reopened, were ..."."""
+
+
+def _scene_set(text: str) -> bool:
+    """Whether a clause sets the scene before the question proper asks (after its comma)."""
+    lowered = text.lower()
+    main = _LEADING_CLAUSE.sub("", lowered)
+    return main != lowered and bool(_YESNO.match(main) or main.startswith(("wh", "how")))
+
+
 def asked_kind(text: str) -> str:
     """The kind of value the question wants (see ``Question.asks``)."""
     lowered = _LEADING_PREPOSITION.sub("", text.lower())
+    if _scene_set(lowered):
+        lowered = _LEADING_CLAUSE.sub("", lowered)  # the question is what follows the comma
     rules = (
+        # a time of day: "what time does it leave", "until what time" (not "what time of year")
+        # ("within what time" asks for a period)
+        (r"(?<!within )\b(?:what|which) time\b(?! of\b)", "time"),
         (r"^(when|since when)\b|\bwhat (date|day|year|month)\b|\bwhich (date|year|month)\b"
          r"|\bin what year\b|\bwhen (did|was|were|is|does|do)\b", "date"),
         (r"\bhow much\b(?! more)|\bwhat did (it|they|\w+) cost\b|^(what|which)\b.*\b(amount|"
@@ -368,6 +384,8 @@ def clauses(q: Question) -> list[Question]:
     later part usually refers back (``... what did it cost?``).
     """
     parts = [p.strip(" ,;?.") for p in _CLAUSE_BREAK.split(q.text)]
+    if len(parts) > 1 and _scene_set(q.text):
+        parts[:2] = [f"{parts[0]}, {parts[1]}"]  # "When the ward reopened, were ...": one part
     parts = [p for p in parts if len(p.split()) >= 3]
     if len(parts) <= 1:
         return [q]

@@ -32,6 +32,7 @@ from groundgate.reading.text import (
     has_value,
     low,
     norm_stems,
+    without_dates,
 )
 from groundgate.reading.transcript import Transcript
 from groundgate.reading.when import effective_date, is_specific
@@ -54,7 +55,7 @@ __all__ = [
 
 OFF_SUBJECT = 0.15
 """What a sentence about another named subject loses."""
-VALUE_KINDS = ("date", "money", "number", "duration", "percent", "length")
+VALUE_KINDS = ("date", "time", "money", "number", "duration", "percent", "length")
 """Kinds of value a question can ask for (``Question.asks``)."""
 _CURRENCY_CODES = {"GBP", "USD", "EUR", "CHF", "JPY"}
 _FIELD = re.compile(r"^([A-Z][\w ]{0,30}):\s")
@@ -149,13 +150,28 @@ _MONTH_ASKED = re.compile(r"\b(?:which|what) month\b", re.IGNORECASE)
 _MONTH = re.compile(rf"\b(?:{MONTH_ALT})\b")
 
 
+_GIVEN = re.compile(r"(?<![\w./\-])\d[\w.,/\-–]*\w|(?<![\w./\-])\d")
+"""A number as a question writes it (a year, a version, a count); an id's digits are not one."""
+
+
+def _without_given(question: str, text: str) -> str:
+    """``text`` without the numbers the question already states."""
+    for token in dict.fromkeys(_GIVEN.findall(question)):
+        text = re.sub(rf"(?<![\w.,]){re.escape(token)}(?![\w]|[.,]\d)", " ", text)
+    return text
+
+
 def typed(q: Question, text: str) -> bool:
     """Whether ``text`` states a value of the kind ``q`` asks for.
 
     A length in a sentence that says which dimension it is must be the one asked: "61
     metres long" does not say how deep a harbour is.
+    A value the question itself gives is no answer: "the 2025 fete" does not date "the
+    October 2025 skip day".
     """
     if q.asks in VALUE_KINDS:
+        # (a date is no count: blank it first, or "1 August 2024" less 2024 reads as a 1)
+        text = _without_given(q.text, text if q.asks in ("date", "duration") else without_dates(text))
         kinds = {"duration": ("duration", "date")}.get(q.asks, (q.asks,))
         if q.asks == "length" and _HOW_LONG.search(q.text):
             kinds = ("length", "duration")  # "How long is the warranty?" asks for a time

@@ -26,6 +26,7 @@ __all__ = [
     "norm_stems",
     "term_key",
     "values_of",
+    "without_dates",
 ]
 
 MONTHS = (
@@ -50,6 +51,7 @@ _UNITS = r"(?:years?|months?|weeks?|days?|hours?|minutes?|decades?|centuries|cen
 VALUE_PATTERNS: dict[str, re.Pattern[str]] = {
     "money": re.compile(
         r"(?:GBP|USD|EUR|CHF|£|\$|€)\s?\d|\b\d[\d,.]*\s?(?:pounds|dollars|euros|francs)\b"
+        r"|\b\d+(?:\.\d+)?\s?(?:p|pence|cents?)\b"  # "45p per mile"
     ),
     "percent": re.compile(r"\b\d+(?:\.\d+)?\s?(?:%|per ?cent)"),
     "duration": re.compile(
@@ -61,6 +63,9 @@ VALUE_PATTERNS: dict[str, re.Pattern[str]] = {
         r"yards?|cm|centimetres?|centimeters?|inch(?:es)?|mm)\b",
         re.IGNORECASE,
     ),
+    # a time of day: "7.15", "6.30pm", "21:40", "8am", "noon"
+    "time": re.compile(r"\b\d{1,2}[.:]\d{2}(?:\s?[ap]\.?m\b\.?)?|\b\d{1,2}\s?[ap]\.?m\b\.?"
+                       r"|\b(?:noon|midday|midnight)\b", re.IGNORECASE),
     "number": re.compile(rf"\b\d[\d,.]*\b|\b(?:{'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE),
 }
 
@@ -162,11 +167,16 @@ def find_years(text: str) -> list[int]:
     return [int(y) for y in _YEAR.findall(text)]
 
 
+def without_dates(text: str) -> str:
+    """``text`` with its dates and years blanked: a year or a date is not a count, a size or a rate."""
+    return _YEAR.sub(" ", _MY.sub(" ", _DMY.sub(" ", _MDY.sub(" ", _ISO.sub(" ", text)))))
+
+
 def has_value(text: str, kind: str) -> bool:
     """Whether ``text`` states a value of ``kind``.
 
     Kinds: ``date`` (a full date, a month and year, a day and month, or a year), ``money``, ``percent``,
-    ``duration``, ``number`` (any number, or a money/percent/duration), ``name`` (a
+    ``duration``, ``time`` (of day), ``number`` (any number, or a money/percent/duration), ``name`` (a
     capitalised name that does not open the sentence).
     """
     if kind == "date":
@@ -174,8 +184,7 @@ def has_value(text: str, kind: str) -> bool:
     if kind == "name":
         return bool(capitalised_names(text, skip_initial=True))
     if kind == "number":
-        # a year or a date is not a count, a size or a rate
-        bare = _YEAR.sub(" ", _MY.sub(" ", _DMY.sub(" ", _MDY.sub(" ", _ISO.sub(" ", text)))))
+        bare = without_dates(text)
         return any(p.search(bare) for p in VALUE_PATTERNS.values())
     pattern = VALUE_PATTERNS.get(kind)
     return bool(pattern and pattern.search(text))

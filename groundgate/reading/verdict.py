@@ -26,7 +26,7 @@ from groundgate.reading.score import (
     typed,
     year_fit,
 )
-from groundgate.reading.text import find_years, low, norm_stems, term_key
+from groundgate.reading.text import MONTHS, find_years, low, norm_stems, term_key
 
 __all__ = ["insufficiency"]
 
@@ -37,8 +37,16 @@ _HEDGES = re.compile(
     re.IGNORECASE,
 )
 _ABSENT = r"(?:no|not|never|without|nor)\s+(?:\w+\s+){0,2}"
-_KIND_WORDS = {"money": "amount", "percent": "percentage"}
+_KIND_WORDS = {"money": "amount", "percent": "percentage", "time": "time of day"}
 """How a person names a kind of value (``Question.asks``) in a reason."""
+
+
+def _when_word(word: str) -> bool:
+    """A number or a month name: what dates a question's subject, not what it is."""
+    return word[:1].isdigit() or word[:3] in _MONTH_KEYS
+
+
+_MONTH_KEYS = {m[:3] for m in MONTHS}
 
 
 def _head_word(q: Question) -> str:
@@ -168,7 +176,11 @@ def _clause_gap(q: Question, chosen: list[Scored], env: Scoring) -> str | None:
         kind = _KIND_WORDS.get(q.asks, q.asks)
         if not answers:
             return f"no retrieved passage states the {kind} asked for"
-        if max(coverage_of([a], q.predicate, weights) for a in answers) < 0.3:
+        # the question's own date or number places the thing, it is not the thing: "the
+        # October 2025 skip day" is not answered by a rent "from 1 October 2025" alone
+        thing = tuple(w for w in q.predicate if not _when_word(w)) or q.predicate
+        if not any(coverage_of([a], q.predicate, weights) >= 0.3 and coverage_of([a], thing, weights) > 0
+                   for a in answers):
             # which words are missing is no sentence ("the amount for proportion group
             # elsewhere receive grant"); what was found is
             return f"the {kind}s the retrieved passages give are not about what the question asks"

@@ -69,3 +69,58 @@ def test_a_month_answers_a_question_that_asks_for_a_month():
     # a month is no answer to a question asking for a number
     counted = _read("How many members renew their allotment tenancy?", _passage("allotments", renewal, 0.9))
     assert counted.outcome == "insufficient"
+
+
+def test_a_year_the_question_gives_is_not_the_date_it_asks_for():
+    question = "On what date does the museum's 2026 night opening take place?"
+    night = "The museum opens late one night each spring, with talks in the galleries until ten."
+    shop = "The gift shop's 2026 catalogue lists every print in the collection."
+    refused = _read(question, _passage("events", night, 0.9), _passage("shop", shop, 0.8))
+    assert refused.outcome == "insufficient"
+    dated = "The museum's 2026 night opening takes place on Friday 17 April, from 6pm to 10pm."
+    answered = _read(question, _passage("events", night, 0.9), _passage("shop", shop, 0.8),
+                     _passage("whats-on", dated, 0.7))
+    assert answered.outcome == "answered"
+    assert any("17 April" in line for line in answered.lines)
+
+
+def test_a_count_is_not_read_from_a_date_once_the_question_s_year_is_set_aside():
+    question = "How many visitors came to the 2025 night opening?"
+    report = "Report of 14 May 2025: the night opening was busy and the cafe ran out of scones."
+    reading = _read(question, _passage("report", report, 0.9))
+    assert reading.outcome == "insufficient"  # the 14 of the date is no count
+
+
+def test_a_rate_in_pence_is_an_amount():
+    reading = _read("What rate is paid per mile for a bicycle?",
+                    _passage("travel", "Bicycle: 20p per mile, for any business journey.", 0.9))
+    assert reading.outcome == "answered"
+    assert "20p" in reading.lines[0]
+
+
+def test_a_time_of_day_question_needs_a_time_of_day():
+    assert analyse("What time does the reading room close on Saturdays?").asks == "time"
+    assert analyse("Within what time must a lost card be reported?").asks == "duration"
+    assert analyse("What time of year is the book sale held?").asks != "time"
+    question = "What time does the reading room close on Saturdays?"
+    vague = "The reading room is open on Saturdays for members and their guests."
+    refused = _read(question, _passage("hours", vague, 0.9))
+    assert refused.outcome == "insufficient"
+    assert refused.missing == ("no retrieved passage states the time of day asked for",)
+    stated = "On Saturdays the reading room closes at 4.30pm."
+    answered = _read(question, _passage("hours", vague, 0.9), _passage("opening-hours", stated, 0.8))
+    assert answered.outcome == "answered"
+    assert any("4.30pm" in line for line in answered.lines)
+
+
+def test_a_clause_that_sets_the_scene_is_not_a_question_of_its_own():
+    from groundgate.reading.question import clauses
+    question = "When the reading room reopened in May 2026, were all 40 of its desks back in use?"
+    assert analyse(question).asks == "yesno"
+    assert [c.text for c in clauses(analyse(question))] == [question]
+    # two questions joined by "and" are still two parts
+    assert len(clauses(analyse("When did the reading room reopen, and how many desks were in use?"))) == 2
+    reading = _read(question, _passage(
+        "reopening", "The reading room reopened on 4 May 2026 with 32 of its 40 desks in use.", 0.9))
+    assert reading.outcome == "answered"
+    assert "32 of its 40 desks" in reading.lines[0]
