@@ -359,3 +359,21 @@ def test_answers_that_are_not_the_kind_of_value_asked_are_no_two_positions():
     assert _two_sides("When was the hall built?", "The hall was built in the eighteen-sixties.",
                       "The hall was built in the Edwardian era.",
                       ("the eighteen-sixties", "the Edwardian era"))
+
+
+def test_an_answer_the_judge_quotes_no_words_for_is_no_position():
+    from groundgate.policies.detectors.judge_reply import borne_out
+
+    question = "Where will the choir give its summer concert?"
+    passages = ["The choir rehearses in Fenwick every Tuesday. Its summer concert will be given in "
+                "the Abbey at Lowmoor.", "The summer concert is in Fenwick Town Hall this year."]
+    # the passage names Fenwick, but the words quoted for it say Lowmoor: read from elsewhere
+    assert borne_out({"answer": "Fenwick", "quote": "Its summer concert will be given in the Abbey at "
+                      "Lowmoor."}, 0, passages, question) is None
+    held = borne_out({"answer": "Fenwick Town Hall", "quote": "The summer concert is in Fenwick Town "
+                      "Hall this year."}, 1, passages, question)
+    assert held is not None and held[0] == 1
+    # a period in words may be quoted from its sentence's neighbour; it is read as before
+    dated = ["The hall was built in the eighteen-sixties. Its tower followed later."]
+    assert borne_out({"answer": "the eighteen-sixties", "quote": "Its tower followed later."}, 0,
+                     dated, "When was the hall built?") is not None

@@ -152,7 +152,9 @@ def borne_out(answer: Any, index: int, quoted: list[str], question: str) -> tupl
 
     - a yes or a no needs a quote that speaks of what is asked (a word of the question
       beyond the names it gives: "dogs" for "Are dogs allowed on the Hollin Ridge trail?");
-    - a name ("Northfell Conservation Society") must be in the passage;
+    - a name ("Northfell Conservation Society") must be in the passage, and in the words
+      the model quotes for it when it quotes any (a period in words may sit in the
+      sentence beside its quote);
     - anything else (a period, an amount, a thing) must be in the passage, and, unless it
       is a period, its sentence must speak of what is asked ("a fortnight in the fridge"
       is no answer to how long a cheese is matured).
@@ -176,6 +178,10 @@ def borne_out(answer: Any, index: int, quoted: list[str], question: str) -> tupl
     terms = content_terms(said)
     sentence = nearest(quoted[holder], said)
     if not terms or 2 * sum(term_covered(t, stems(quoted[holder])) for t in terms) < len(terms):
+        return None
+    if quote and not periods(said) and 2 * sum(term_covered(t, stems(quote)) for t in terms) < len(terms):
+        # the words it quotes must say its answer: "Wrenmouth" quoted for "Caddon Cross",
+        # a row's "Chief Executive" for the holder's name, are an answer read from elsewhere
         return None
     raw = str(answer.get("answer") if isinstance(answer, dict) else answer)
     if periods(said) or raw[:1].isupper():
