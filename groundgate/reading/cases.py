@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from groundgate.knowledge.text import STOPWORDS, fold
-from groundgate.reading.question import DETERMINERS, TYPE_WORDS
+from groundgate.reading.question import TYPE_WORDS
+from groundgate.reading.slot import DETERMINERS
 from groundgate.reading.text import negated, term_key
 
 __all__ = ["denied_case", "other_case", "sets_aside", "word_keys"]

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
-from groundgate.reading.question import QUESTION_TAG, Question, clauses
+from groundgate.reading.question import Question, clauses
 from groundgate.reading.score import Scored, coverage_of
+from groundgate.reading.slot import QUESTION_TAG
 from groundgate.reading.text import MONTHS, low, negated
 
 __all__ = ["LEAD_COVERAGE", "details", "lead_for", "negated", "proposition"]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from groundgate.knowledge.text import STOPWORDS, content_terms, key_parts
+from groundgate.reading.slot import LEADING_PREPOSITION, asked_kind, is_verb_like, scene_set
 from groundgate.reading.text import (
     IDENTIFIER,
     capitalised_names,
@@ -18,7 +19,7 @@ from groundgate.reading.text import (
     term_key,
 )
 
-__all__ = ["QUESTION_TAG", "Question", "analyse", "clauses", "parse_prompt"]
+__all__ = ["Question", "analyse", "clauses", "parse_prompt"]
 
 MAX_MENTIONS = 3
 
@@ -36,15 +37,6 @@ _EVENT_DATE = re.compile(
     re.IGNORECASE,
 )
 _EXACT = re.compile(r"\b(exact|exactly|precise|precisely|confirmed|final|total|actual)\b", re.I)
-_YESNO = re.compile(
-    r"^(?:(?:is|are|was|were|do|does|did|could|should|has|have|had|would|must)(?:n['’]t)?"
-    r"|can|can['’]t|will|won['’]t|may)\b", re.I
-)
-QUESTION_TAG = re.compile(
-    r",\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|must|may)"
-    r"(?:n['’]t|\s+not)?\s+\w+\s*\?\s*$", re.I
-)
-"""A question tag, which makes a statement a yes/no question: "..., didn't she?"."""
 _GENERIC = frozenset(
     """what which who whom whose when where why how did does do is are was were be been
     tell know find say says said according kind type one many much""".split()
@@ -82,7 +74,7 @@ class Question:
         mentions: Names and identifiers to resolve, most specific first.
         terms: Distinct content words, in order.
         asks: The kind of answer wanted: ``date``, ``time`` (of day), ``money``, ``number``,
-            ``duration``, ``percent``, ``length``, ``name``, ``entity`` (a which/what-N
+            ``duration``, ``percent``, ``length``, ``weight``, ``name``, ``entity`` (a which/what-N
             question), ``yesno`` or ``text``.
         head: Comparison keys of the noun the question asks about (``which team`` ->
             ``team``), empty when there is none.
@@ -194,93 +186,21 @@ def mentions_of(text: str) -> tuple[str, ...]:
     return tuple(chosen[:MAX_MENTIONS])
 
 
-_QUANTITY_SLOT = re.compile(
-    r"(?:what|which) (?:is|was|are|were) the (?:total|maximum|minimum\b"
-    # a superlative limited by what can be done is a limit: "the longest cable that may be used"
-    r"|(?:highest|lowest|longest|shortest|largest|smallest|biggest|greatest|heaviest|fastest"
-    r"|slowest|widest|deepest|tallest)\b.*\b(?:can|could|may|might|must|should)\b"
-    # "most" as a pronoun, not an adverb ("the most the Trust pays", not "the most common")
-    r"|(?:most|least) (?:the|a|an|that|which|you|we|they|it|one|anyone|someone)\b)"
-)
-"""A slot that is a quantity: "what is the total ...", "the highest level that can be set"."""
-_LEADING_PREPOSITION = re.compile(r"^(?:in|at|on|for|from|to|of|with|during|under)\s+(?=wh)")
-
-
-_LEADING_CLAUSE = re.compile(r"^(?:when|once|after|before|while|if)\b[^,?]*,\s*(?=\w)")
-"""A clause that sets the scene before the question proper: "When the ward reopened, were ..."."""
-
-
-def _scene_set(text: str) -> bool:
-    """Whether a clause sets the scene before the question proper asks (after its comma)."""
-    lowered = text.lower()
-    main = _LEADING_CLAUSE.sub("", lowered)
-    return main != lowered and bool(_YESNO.match(main) or main.startswith(("wh", "how")))
-
-
-def asked_kind(text: str) -> str:
-    """The kind of value the question wants (see ``Question.asks``)."""
-    lowered = _LEADING_PREPOSITION.sub("", text.lower())
-    if _scene_set(lowered):
-        lowered = _LEADING_CLAUSE.sub("", lowered)  # the question is what follows the comma
-    rules = (
-        # a time of day: "what time does it leave", "until what time" (not "what time of year")
-        # ("within what time" asks for a period)
-        (r"(?<!within )\b(?:what|which) time\b(?! of\b)", "time"),
-        (r"^(when|since when)\b|\bwhat (date|day|year|month)\b|\bwhich (date|year|month)\b"
-         r"|\bin what year\b|\bwhen (did|was|were|is|does|do)\b", "date"),
-        (r"\bhow much\b(?! more)|\bwhat did (it|they|\w+) cost\b|^(what|which)\b.*\b(amount|"
-         r"cost|price|value|fee|sum|salary|wage|budget|revenue|income|earnings|payout)s?\b", "money"),
-        (r"\bhow long (is|was|are|were)\b|\bhow (tall|high|deep|wide|far)\b|\bwhat (is|was) the "
-         r"(length|height|depth|width|distance)\b", "length"),
-        (r"\bhow long\b|\bwithin what (period|time)\b|\bwhat period\b|\bhow soon\b"
-         r"|\bby when\b", "duration"),
-        (r"\bwhat percentage\b|\bwhat share\b|\bwhat proportion\b", "percent"),
-        (r"\bhow many\b|\bhow old\b|\bwhat (\w+ ){0,3}age\b|\bhow much more\b|\bhow often\b"
-         r"|\bwhat (\w+ ){0,3}(speed|number|rate|frequency|size|height|length|population)\b",
-         "number"),
-        (r"^(who|whom|whose|where)\b|\bwho\b", "name"),
-    )
-    for pattern, kind in rules:
-        if re.search(pattern, lowered):
-            return kind
-    if _QUANTITY_SLOT.match(lowered):
-        return "number"
-    if _YESNO.match(lowered) or QUESTION_TAG.search(lowered):
-        return "yesno"
-    words = re.findall(r"[^\W_][\w\-']*", lowered)
-    if len(words) >= 3 and words[0] in ("which", "what") and words[1] not in STOPWORDS:
-        if not _is_verb_like(words[1], words[2]):
-            return "entity"
-    return "text"
-
-
-DETERMINERS = frozenset("the a an this that these those its his her their our your it".split())
-"""Words that open a noun phrase: a word before one is taken for a verb (``maintains the``)."""
-
-
-def _is_verb_like(word: str, following: str) -> bool:
-    """A guess without a tagger: ``maintains the``, ``settled it``, ``applies to``."""
-    inflected = (word.endswith("s") and not word.endswith("ss")) or (
-        word.endswith("ed") and not word.endswith("eed")
-    )
-    return inflected and (following in DETERMINERS or following in STOPWORDS)
-
-
 def head_noun(text: str) -> tuple[str, ...]:
     """The noun a ``which/what N ...`` or ``X's N`` question asks about, as a comparison key."""
-    lowered = _LEADING_PREPOSITION.sub("", text.lower())
+    lowered = LEADING_PREPOSITION.sub("", text.lower())
     cased = re.findall(r"[^\W_][\w\-']*", text[len(text) - len(lowered):])
     words = [w.lower() for w in cased]
     if (
         len(words) >= 3 and words[0] in ("which", "what") and words[1] not in STOPWORDS
-        and not _is_verb_like(words[1], words[2])
+        and not is_verb_like(words[1], words[2])
     ):
         run: list[str] = []
         for index, word in enumerate(words[1:5], start=1):
             following = words[index + 1] if index + 1 < len(words) else ""
             # "which firm employed Lena Voss": a verb before a name ends the noun
             before_name = index + 1 < len(cased) and cased[index + 1][:1].isupper()
-            if word in STOPWORDS or (run and (_is_verb_like(word, following) or (
+            if word in STOPWORDS or (run and (is_verb_like(word, following) or (
                     before_name and word.endswith("ed")))):
                 break
             run.append(word)
@@ -295,7 +215,7 @@ def head_noun(text: str) -> tuple[str, ...]:
         phrase = match.group(1).split()
         # "Kittiwake Ward's patients looked after": the verb ends the noun
         cut = next((i for i, w in enumerate(phrase[1:], start=1)
-                    if _is_verb_like(w, (phrase[i + 1:] or [_after(text, match)])[0])), len(phrase))
+                    if is_verb_like(w, (phrase[i + 1:] or [_after(text, match)])[0])), len(phrase))
         keys = [term_key(w) for w in phrase[:cut]
                 if w not in TYPE_WORDS | _GENERIC | _QUALIFIERS]
         if keys:
@@ -384,7 +304,7 @@ def clauses(q: Question) -> list[Question]:
     later part usually refers back (``... what did it cost?``).
     """
     parts = [p.strip(" ,;?.") for p in _CLAUSE_BREAK.split(q.text)]
-    if len(parts) > 1 and _scene_set(q.text):
+    if len(parts) > 1 and scene_set(q.text):
         parts[:2] = [f"{parts[0]}, {parts[1]}"]  # "When the ward reopened, were ...": one part
     parts = [p for p in parts if len(p.split()) >= 3]
     if len(parts) <= 1:

@@ -55,7 +55,7 @@ __all__ = [
 
 OFF_SUBJECT = 0.15
 """What a sentence about another named subject loses."""
-VALUE_KINDS = ("date", "time", "money", "number", "duration", "percent", "length")
+VALUE_KINDS = ("date", "time", "money", "number", "duration", "percent", "length", "weight")
 """Kinds of value a question can ask for (``Question.asks``)."""
 _CURRENCY_CODES = {"GBP", "USD", "EUR", "CHF", "JPY"}
 _FIELD = re.compile(r"^([A-Z][\w ]{0,30}):\s")

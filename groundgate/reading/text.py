@@ -63,6 +63,8 @@ VALUE_PATTERNS: dict[str, re.Pattern[str]] = {
         r"yards?|cm|centimetres?|centimeters?|inch(?:es)?|mm)\b",
         re.IGNORECASE,
     ),
+    "weight": re.compile(r"\b\d[\d,.]*\s?(?:g|kg|grams?|grammes?|kilograms?|kilos?|lbs?|oz|ounces?"
+                         r"|tonnes?|tons?)\b", re.IGNORECASE),
     # a time of day: "7.15", "6.30pm", "21:40", "8am", "noon"
     "time": re.compile(r"\b\d{1,2}[.:]\d{2}(?:\s?[ap]\.?m\b\.?)?|\b\d{1,2}\s?[ap]\.?m\b\.?"
                        r"|\b(?:noon|midday|midnight)\b", re.IGNORECASE),
@@ -107,6 +109,7 @@ for _group in (
     "elect elected election",
     "coach coached coaching manager managed",
     "direct directs directing directed director directors",
+    "weigh weighs weighed weight weighing",
 ):
     _words = _group.split()
     for _word in _words:

@@ -124,3 +124,23 @@ def test_a_clause_that_sets_the_scene_is_not_a_question_of_its_own():
         "reopening", "The reading room reopened on 4 May 2026 with 32 of its 40 desks in use.", 0.9))
     assert reading.outcome == "answered"
     assert "32 of its 40 desks" in reading.lines[0]
+
+
+def test_a_weight_is_asked_for_by_how_much_it_weighs_and_a_price_is_no_weight():
+    assert analyse("How much does the folding ladder weigh?").asks == "weight"
+    assert analyse("How heavy is the folding ladder?").asks == "weight"
+    assert analyse("How much does the folding ladder cost?").asks == "money"
+    question = "How much does the folding ladder weigh?"
+    priced = _read(question, _passage("catalogue", "Item: Folding ladder; Code: FL-2; Price: £64.", 0.9))
+    assert priced.outcome == "insufficient"
+    weighed = _read(question, _passage("catalogue", "Item: Folding ladder; Code: FL-2; Price: £64.", 0.9),
+                    _passage("ladder-spec", "The folding ladder weighs 7.5 kg and extends to 3 metres.", 0.8))
+    assert weighed.outcome == "answered"
+    assert any("7.5 kg" in line for line in weighed.lines)
+
+
+def test_by_how_much_asks_for_a_difference_in_any_unit():
+    question = "By how much can the library extend a loan?"
+    assert analyse(question).asks == "number"
+    reading = _read(question, _passage("loans", "Staff may extend a loan once, by up to two weeks.", 0.9))
+    assert reading.outcome == "answered"
