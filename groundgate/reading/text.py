@@ -51,7 +51,7 @@ _UNITS = r"(?:years?|months?|weeks?|days?|hours?|minutes?|decades?|centuries|cen
 VALUE_PATTERNS: dict[str, re.Pattern[str]] = {
     "money": re.compile(
         r"(?:GBP|USD|EUR|CHF|£|\$|€)\s?\d|\b\d[\d,.]*\s?(?:pounds|dollars|euros|francs)\b"
-        r"|\b\d+(?:\.\d+)?\s?(?:p|pence|cents?)\b"  # "45p per mile"
+        r"|\b\d+(?:\.\d+)?\s?(?:pence|cents?|p)\b(?!\.?m\b)"  # "45p per mile", not "6 p.m."
     ),
     "percent": re.compile(r"\b\d+(?:\.\d+)?\s?(?:%|per ?cent)"),
     "duration": re.compile(

@@ -96,6 +96,10 @@ def test_a_rate_in_pence_is_an_amount():
                     _passage("travel", "Bicycle: 20p per mile, for any business journey.", 0.9))
     assert reading.outcome == "answered"
     assert "20p" in reading.lines[0]
+    # a clock time is not an amount of pence
+    late = _read("What does a late return of a hire bicycle cost?",
+                 _passage("hire", "A late return of a hire bicycle, after 6 p.m., costs the day rate.", 0.9))
+    assert late.outcome == "insufficient"
 
 
 def test_a_time_of_day_question_needs_a_time_of_day():
