@@ -26,6 +26,7 @@ from groundgate.reading.dated import (  # re-exported: callers import the date f
 from groundgate.reading.evidence import Sentence
 from groundgate.reading.question import Question, clauses
 from groundgate.reading.text import (
+    GIVEN_NUMBER,
     IDENTIFIER,
     MONTH_ALT,
     capitalised_names,
@@ -150,13 +151,9 @@ _MONTH_ASKED = re.compile(r"\b(?:which|what) month\b", re.IGNORECASE)
 _MONTH = re.compile(rf"\b(?:{MONTH_ALT})\b")
 
 
-_GIVEN = re.compile(r"(?<![\w./\-])\d[\w.,/\-–]*\w|(?<![\w./\-])\d")
-"""A number as a question writes it (a year, a version, a count); an id's digits are not one."""
-
-
 def _without_given(question: str, text: str) -> str:
     """``text`` without the numbers the question already states."""
-    for token in dict.fromkeys(_GIVEN.findall(question)):
+    for token in dict.fromkeys(GIVEN_NUMBER.findall(question)):
         text = re.sub(rf"(?<![\w.,]){re.escape(token)}(?![\w]|[.,]\d)", " ", text)
     return text
 

@@ -14,6 +14,7 @@ from groundgate.knowledge.ingest.extract import IDENTIFIER
 from groundgate.knowledge.text import STOPWORDS, fold, key_parts, stem
 
 __all__ = [
+    "GIVEN_NUMBER",
     "IDENTIFIER",
     "MONTH_ALT",
     "MONTHS",
@@ -28,6 +29,9 @@ __all__ = [
     "values_of",
     "without_dates",
 ]
+
+GIVEN_NUMBER = re.compile(r"(?<![\w./\-])\d[\w.,/\-–]*\w|(?<![\w./\-])\d")
+"""A number as a question writes it (a year, a version, a count); an id's digits are not one."""
 
 MONTHS = (
     "january february march april may june july august september october november december"

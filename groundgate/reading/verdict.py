@@ -26,7 +26,7 @@ from groundgate.reading.score import (
     typed,
     year_fit,
 )
-from groundgate.reading.text import MONTHS, find_years, low, norm_stems, term_key
+from groundgate.reading.text import GIVEN_NUMBER, MONTHS, find_years, low, norm_stems, term_key
 
 __all__ = ["insufficiency"]
 
@@ -43,10 +43,11 @@ _KIND_WORDS = {"money": "amount", "percent": "percentage", "time": "time of day"
 
 def _when_word(word: str) -> bool:
     """A number or a month name: what dates a question's subject, not what it is."""
-    return word[:1].isdigit() or word[:3] in _MONTH_KEYS
+    return word[:1].isdigit() or word in _MONTH_WORDS
 
 
-_MONTH_KEYS = {m[:3] for m in MONTHS}
+_MONTH_WORDS = {*MONTHS, *(m[:3] for m in MONTHS), "sept"}
+"""Month names as a question writes them ("October", "Oct"): not "market" or "junior"."""
 
 
 def _head_word(q: Question) -> str:
@@ -88,8 +89,6 @@ def _says_name(item: Scored, q: Question) -> bool:
     return any(low(m) in low(item.sentence.rendered) for m in q.mentions)
 
 
-_DETAIL = re.compile(r"(?<![\w./\-])\d[\w.,/\-–]*\w|(?<![\w./\-])\d")
-"""A number as the question writes it; the digits of an id (``CLM-1108``, ``H3``) are not one."""
 
 
 def _unsaid_detail(q: Question, chosen: list[Scored]) -> str | None:
@@ -107,7 +106,7 @@ def _unsaid_detail(q: Question, chosen: list[Scored]) -> str | None:
     for c in chosen:
         s = c.sentence
         said |= details(f"{s.lead} {s.rendered} {s.heading} {s.title} {s.valid or ''}")
-    missing = [token for token in dict.fromkeys(_DETAIL.findall(q.text))
+    missing = [token for token in dict.fromkeys(GIVEN_NUMBER.findall(q.text))
                if {d for d in details(token) if d[0].isdigit()} - years - said]
     if missing:
         return "nothing retrieved speaks of " + " or ".join(missing)

@@ -148,3 +148,11 @@ def test_by_how_much_asks_for_a_difference_in_any_unit():
     assert analyse(question).asks == "number"
     reading = _read(question, _passage("loans", "Staff may extend a loan once, by up to two weeks.", 0.9))
     assert reading.outcome == "answered"
+
+
+def test_a_word_that_starts_like_a_month_is_still_the_question_s_thing():
+    # "market" is no "Mar": the row names the market and gives its fee for the asked year
+    reading = _read("What is the market fee in 2026?",
+                    _passage("stalls", "Market: £40 a stall, from 1 January 2026.", 0.9))
+    assert reading.outcome == "answered", reading.missing
+    assert "£40" in reading.lines[0]
