@@ -26,7 +26,6 @@ from groundgate.reading.dated import (  # re-exported: callers import the date f
 from groundgate.reading.evidence import Sentence
 from groundgate.reading.question import Question, clauses
 from groundgate.reading.text import (
-    GIVEN_NUMBER,
     IDENTIFIER,
     MONTH_ALT,
     capitalised_names,
@@ -34,6 +33,7 @@ from groundgate.reading.text import (
     low,
     norm_stems,
     without_dates,
+    without_given,
 )
 from groundgate.reading.transcript import Transcript
 from groundgate.reading.when import effective_date, is_specific
@@ -151,13 +151,6 @@ _MONTH_ASKED = re.compile(r"\b(?:which|what) month\b", re.IGNORECASE)
 _MONTH = re.compile(rf"\b(?:{MONTH_ALT})\b")
 
 
-def _without_given(question: str, text: str) -> str:
-    """``text`` without the numbers the question already states."""
-    for token in dict.fromkeys(GIVEN_NUMBER.findall(question)):
-        text = re.sub(rf"(?<![\w.,]){re.escape(token)}(?![\w]|[.,]\d)", " ", text)
-    return text
-
-
 def typed(q: Question, text: str) -> bool:
     """Whether ``text`` states a value of the kind ``q`` asks for.
 
@@ -168,7 +161,7 @@ def typed(q: Question, text: str) -> bool:
     """
     if q.asks in VALUE_KINDS:
         # (a date is no count: blank it first, or "1 August 2024" less 2024 reads as a 1)
-        text = _without_given(q.text, text if q.asks in ("date", "duration") else without_dates(text))
+        text = without_given(q.text, text if q.asks in ("date", "duration") else without_dates(text))
         kinds = {"duration": ("duration", "date")}.get(q.asks, (q.asks,))
         if q.asks == "length" and _HOW_LONG.search(q.text):
             kinds = ("length", "duration")  # "How long is the warranty?" asks for a time

@@ -28,6 +28,7 @@ __all__ = [
     "term_key",
     "values_of",
     "without_dates",
+    "without_given",
 ]
 
 GIVEN_NUMBER = re.compile(r"(?<![\w./\-])\d[\w.,/\-–]*\w|(?<![\w./\-])\d")
@@ -179,12 +180,28 @@ def without_dates(text: str) -> str:
     return _YEAR.sub(" ", _MY.sub(" ", _DMY.sub(" ", _MDY.sub(" ", _ISO.sub(" ", text)))))
 
 
+@lru_cache(maxsize=256)
+def _given(question: str) -> re.Pattern[str] | None:
+    """One pattern for the numbers a question states (compiled once per question)."""
+    tokens = sorted(set(GIVEN_NUMBER.findall(question)), key=len, reverse=True)
+    if not tokens:
+        return None
+    return re.compile(rf"(?<![\w.,])(?:{'|'.join(map(re.escape, tokens))})(?![\w]|[.,]\d)")
+
+
+def without_given(question: str, text: str) -> str:
+    """``text`` without the numbers the question already states."""
+    pattern = _given(question)
+    return pattern.sub(" ", text) if pattern else text
+
+
 def has_value(text: str, kind: str) -> bool:
     """Whether ``text`` states a value of ``kind``.
 
-    Kinds: ``date`` (a full date, a month and year, a day and month, or a year), ``money``, ``percent``,
-    ``duration``, ``time`` (of day), ``number`` (any number, or a money/percent/duration), ``name`` (a
-    capitalised name that does not open the sentence).
+    Kinds: ``date`` (a full date, a month and year, a day and month, or a year), ``money``,
+    ``percent``, ``duration``, ``length``, ``weight``, ``time`` (of day), ``number`` (any
+    number, or a money/percent/duration), ``name`` (a capitalised name that does not open
+    the sentence).
     """
     if kind == "date":
         return bool(find_dates(text) or _MY.search(text) or _YEAR.search(text) or _DM.search(text))

@@ -89,8 +89,6 @@ def _says_name(item: Scored, q: Question) -> bool:
     return any(low(m) in low(item.sentence.rendered) for m in q.mentions)
 
 
-
-
 def _unsaid_detail(q: Question, chosen: list[Scored]) -> str | None:
     """A number the question gives (a version, a year) that no chosen sentence holds.
 
