@@ -377,3 +377,19 @@ def test_an_answer_the_judge_quotes_no_words_for_is_no_position():
     dated = ["The hall was built in the eighteen-sixties. Its tower followed later."]
     assert borne_out({"answer": "the eighteen-sixties", "quote": "Its tower followed later."}, 0,
                      dated, "When was the hall built?") is not None
+
+
+def test_a_yes_or_no_quote_cut_from_its_sentence_is_read_with_that_sentence():
+    from groundgate.policies.detectors.judge_reply import borne_out
+
+    question = "Does Harrow Blue contain animal rennet?"
+    passages = ["Harrow Blue is a soft blue cheese. The cheese contains no animal rennet; a vegetable "
+                "coagulant is used in every batch. It is matured for ten weeks.",
+                "It was first made in the eighteen-thirties, by a dairy in the valley."]
+    # the quote says none of what is asked, but its sentence does: an implicit no is a position
+    held = borne_out({"answer": "no", "quote": "a vegetable coagulant is used in every batch"}, 0,
+                     passages, question)
+    assert held is not None and held[:2] == (0, "no")
+    # a sentence about something else is still no answer, whatever the model said
+    assert borne_out({"answer": "yes", "quote": "It was first made in the eighteen-thirties"}, 1,
+                     passages, question) is None

@@ -137,6 +137,12 @@ QUOTE_HELD = 0.6
 """Share of a quote's words its passage must hold for the model's answer to count."""
 
 
+SENTENCE_ASKED = 0.4
+"""Share of the question's asked words the sentence around a yes or no quote must hold when
+the quote holds none of them (dev splits: the implicit noes of disputes d11 and accounts
+a18 hold 1.0 and 0.5; a 2024 report read as "no, it did not sell out" in 2025, 0.33)."""
+
+
 def holds_quote(quote: str, passage: str) -> bool:
     """Whether the passage holds the model's quote (most of its words; a quote may be trimmed)."""
     terms = content_terms(quote)
@@ -151,7 +157,9 @@ def borne_out(answer: Any, index: int, quoted: list[str], question: str) -> tupl
     whatever number the model gave (small models miscount). Then:
 
     - a yes or a no needs a quote that speaks of what is asked (a word of the question
-      beyond the names it gives: "dogs" for "Are dogs allowed on the Hollin Ridge trail?");
+      beyond the names it gives: "dogs" for "Are dogs allowed on the Hollin Ridge trail?"),
+      or, the quote being cut short, a sentence around it that holds ``SENTENCE_ASKED`` of
+      those words;
     - a name ("Northfell Conservation Society") must be in the passage, and in the words
       the model quotes for it when it quotes any (a period in words may sit in the
       sentence beside its quote);
@@ -174,7 +182,14 @@ def borne_out(answer: Any, index: int, quoted: list[str], question: str) -> tupl
     named = {w for name in question_names(question) for w in content_terms(name)}
     asked = [t for t in content_terms(question) if t not in named]
     if polar(said):
-        return (holder, said, quote) if quote and asked and coverage(asked, quote) > 0 else None
+        if not (quote and asked):
+            return None
+        # the quote is at most ten words, often cut from its sentence ("a vegetable coagulant
+        # is used in every batch" of "The cheese contains no animal rennet; a vegetable ..."):
+        # then the sentence that holds it must speak of most of what is asked
+        spoken = nearest(quoted[holder], quote)
+        held = coverage(asked, quote) > 0 or coverage(asked, spoken) >= SENTENCE_ASKED
+        return (holder, said, quote) if held else None
     terms = content_terms(said)
     sentence = nearest(quoted[holder], said)
     if not terms or 2 * sum(term_covered(t, stems(quoted[holder])) for t in terms) < len(terms):
