@@ -14,14 +14,18 @@ from groundgate.tools.envelope import Envelope, read_envelopes
 __all__ = ["bound_note", "failure_notes", "insufficient_notes", "lookup_note"]
 
 _LOOKED_FOR = {
-    "search_evidence": ("query", "no passage in the documents matches {!r}"),
-    "search_knowledge": ("query", "nothing in the curated knowledge matches {!r}"),
-    "resolve_entity": ("mention", "the sources have no entry named {!r}"),
-    "traverse": ("entity_id", "the sources record no relationships of {!r}"),
-    "timeline": ("entity_id", "the sources record no dated events of {!r}"),
-    "get_source": ("source_id", "the document {!r} could not be read"),
+    "search_evidence": ("query", "no passage in the documents matches {}"),
+    "search_knowledge": ("query", "nothing in the curated knowledge matches {}"),
+    # a name the passages use may have no declared entity (a folder without front matter
+    # declares none): the note says what is missing, not that the text never names it
+    "resolve_entity": ("mention", "no declared entity is named {}"),
+    "traverse": ("entity_id", "the sources declare no relationships of {}"),
+    "timeline": ("entity_id", "the sources record no dated events of {}"),
+    "get_source": ("source_id", "the document {} could not be read"),
     "diff": ("new_id", "the two versions do not differ in their text"),
 }
+_SHOWN_CHARS = 80
+"""Most characters of a looked-for value a note quotes (a query may be the whole question)."""
 _FAILED = {
     "search_evidence": "a search of the documents failed",
     "search_knowledge": "a search of the curated knowledge failed",
@@ -34,11 +38,13 @@ _FAILED = {
 }
 
 
-def lookup_note(envelope: Mapping[str, Any] | Envelope) -> str | None:
+def lookup_note(envelope: Mapping[str, Any] | Envelope, names: Mapping[str, str] | None = None) -> str | None:
     """What a failed or empty tool call means for the answer, in a person's words.
 
-    ``None`` for a call whose empty result says nothing a reader needs (no recorded
-    disagreement matched: that is what the gate checks anyway).
+    ``names`` maps the ids the run's results carried to their titles: a walk from
+    ``fete-2025`` that found nothing is said of "Kelsham Fete 2025", not of an id. ``None``
+    for a call whose empty result says nothing a reader needs (no recorded disagreement
+    matched: that is what the gate checks anyway).
     """
     (env,) = read_envelopes([envelope])
     tool = env.tool
@@ -54,14 +60,28 @@ def lookup_note(envelope: Mapping[str, Any] | Envelope) -> str | None:
     value = args.get(key) if key else None
     if key and not value:
         return "a lookup in the sources found nothing"
-    return template.format(str(value)[:80]) if key else template
+    if not key:
+        return template
+    if key == "entity_id" and names and str(value) in names:
+        return template.format(names[str(value)][:_SHOWN_CHARS])
+    return template.format(_quoted(str(value)))
+
+
+def _quoted(value: str) -> str:
+    """The value in quotes, cut at a word (with an ellipsis) when it is long."""
+    if len(value) <= _SHOWN_CHARS:
+        return repr(value)
+    cut = value[:_SHOWN_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:")
+    return repr(cut + "…")
 
 
 def insufficient_notes(envelopes: Iterable[Mapping[str, Any] | Envelope]) -> list[str]:
     """One note per insufficient or failed tool call, in call order, without repeats."""
+    read = read_envelopes(envelopes)
+    names = {item.id: item.title for env in read for item in env.results if item.title}
     notes: dict[str, None] = {}
-    for env in envelopes:
-        note = lookup_note(env)
+    for env in read:
+        note = lookup_note(env, names)
         if note:
             notes.setdefault(note, None)
     return list(notes)

@@ -22,11 +22,28 @@ def _internal(text: str) -> list[str]:
 
 def test_lookups_are_said_in_a_persons_words():
     empty = {"tool": "resolve_entity", "args": {"mention": "Victoria"}, "insufficient": True}
-    assert lookup_note(empty) == "the sources have no entry named 'Victoria'"
+    assert lookup_note(empty) == "no declared entity is named 'Victoria'"
     error = {"tool": "search_evidence", "args": {"query": "x"}, "error": "search_evidence failed: boom"}
     failed = lookup_note(error)
     assert failed and "search_evidence" not in failed and "boom" not in failed
     assert lookup_note({"tool": "list_contradictions", "args": {}, "insufficient": True}) is None
+
+
+def test_a_lookup_note_names_the_thing_not_its_id_and_cuts_a_long_query_at_a_word():
+    from groundgate.policies.honesty import insufficient_notes
+
+    found = {"tool": "resolve_entity", "args": {"mention": "the fete"},
+             "results": [{"id": "fete-2025", "title": "Kelsham Fete 2025", "kind": "entity", "snippet": ""}]}
+    walked = {"tool": "traverse", "args": {"entity_id": "fete-2025"}, "insufficient": True}
+    unknown = {"tool": "timeline", "args": {"entity_id": "hall-7"}, "insufficient": True}
+    question = "What is the fee for burying an adult who was not a parishioner in the churchyard extension?"
+    searched = {"tool": "search_knowledge", "args": {"query": question}, "insufficient": True}
+    notes = insufficient_notes([found, walked, unknown, searched])
+    assert notes[0] == "the sources declare no relationships of Kelsham Fete 2025"
+    assert notes[1] == "the sources record no dated events of 'hall-7'"  # nothing names it: the id
+    assert notes[2].startswith("nothing in the curated knowledge matches 'What is the fee")
+    shown = notes[2].split("'")[1]
+    assert shown.endswith("…") and shown[:-1] + " " in question  # cut after a whole word
 
 
 def test_an_unanswerable_question_says_what_was_not_found_without_internal_strings(bundled_store):
