@@ -103,9 +103,11 @@ class Question:
 
         ``the engineer who designed X``, or ``the founder of X`` when the question goes on
         to ask about that founder (``... of Corran Yard born?``); ``the population of X?``
-        asks for X's population itself.
+        asks for X's population itself. The question's own word is no relative clause,
+        after a preposition either: "In which century was the Psalter written?".
         """
-        return bool(re.search(r"\w\s+(who|whom|whose|that|which|where)\s+\w", self.text[1:])
+        asked = LEADING_PREPOSITION.sub("", self.text.lstrip().lower())
+        return bool(re.search(r"\w\s+(who|whom|whose|that|which|where)\s+\w", asked[1:])
                     or self.described)
 
     @property

@@ -156,3 +156,12 @@ def test_a_word_that_starts_like_a_month_is_still_the_question_s_thing():
                     _passage("stalls", "Market: £40 a stall, from 1 January 2026.", 0.9))
     assert reading.outcome == "answered", reading.missing
     assert "£40" in reading.lines[0]
+
+
+def test_a_question_word_after_a_preposition_is_no_relative_clause():
+    # "In which town was X born?" was read as multi-hop (its "which" as a relative clause), so
+    # the reader took sentences from any document along a chain, and the judge was never asked
+    assert not analyse("In which century was the Brannoch Psalter written?").relative
+    assert not analyse("On which day of the week does the Planning Committee meet?").relative
+    assert analyse("In which town was the engineer who designed the bridge born?").relative
+    assert analyse("Where was the firm that built the tower founded?").relative
