@@ -393,3 +393,17 @@ def test_a_yes_or_no_quote_cut_from_its_sentence_is_read_with_that_sentence():
     # a sentence about something else is still no answer, whatever the model said
     assert borne_out({"answer": "yes", "quote": "It was first made in the eighteen-thirties"}, 1,
                      passages, question) is None
+
+
+def test_a_date_the_judge_gives_must_come_from_a_sentence_about_what_is_asked():
+    from groundgate.policies.detectors.judge_reply import borne_out
+
+    question = "In which month are allotment rent invoices sent out?"
+    passages = ["Bonfires are allowed only between 1 November and 28 February, and never on Sundays.",
+                "Allotment rent invoices are sent out in October, for the tenancy year ahead."]
+    # a month is a date, not a name: read from the bonfire rule it is no answer to this
+    assert borne_out({"answer": "November", "quote": "between 1 November and 28 February"}, 0,
+                     passages, question) is None
+    held = borne_out({"answer": "October", "quote": "Allotment rent invoices are sent out in October"},
+                     1, passages, question)
+    assert held is not None and held[:2] == (1, "october")

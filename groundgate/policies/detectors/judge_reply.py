@@ -20,7 +20,7 @@ from groundgate.knowledge.text import content_terms, coverage, stems, term_cover
 from groundgate.policies.detectors.contrast import overlaps as _overlaps
 from groundgate.policies.detectors.contrast import periods
 from groundgate.policies.stated import question_names
-from groundgate.reading.text import has_value
+from groundgate.reading.text import MONTHS, has_value
 
 __all__ = [
     "QUOTE_HELD",
@@ -163,9 +163,10 @@ def borne_out(answer: Any, index: int, quoted: list[str], question: str) -> tupl
     - a name ("Northfell Conservation Society") must be in the passage, and in the words
       the model quotes for it when it quotes any (a period in words may sit in the
       sentence beside its quote);
-    - anything else (a period, an amount, a thing) must be in the passage, and, unless it
-      is a period, its sentence must speak of what is asked ("a fortnight in the fridge"
-      is no answer to how long a cheese is matured).
+    - anything else (a date, a period, an amount, a thing) must be in the passage, and,
+      unless it is a period in words, its sentence must speak of what is asked ("a
+      fortnight in the fridge" is no answer to how long a cheese is matured, nor
+      "November" from a bonfire rule to when rent invoices are sent).
     """
     if isinstance(answer, dict):
         said, quote = normal(answer.get("answer")), str(answer.get("quote") or "")
@@ -199,11 +200,21 @@ def borne_out(answer: Any, index: int, quoted: list[str], question: str) -> tupl
         # a row's "Chief Executive" for the holder's name, are an answer read from elsewhere
         return None
     raw = str(answer.get("answer") if isinstance(answer, dict) else answer)
-    if periods(said) or raw[:1].isupper():
+    spelled = bool(periods(said)) and not any(ch.isdigit() for ch in said)
+    if spelled or (raw[:1].isupper() and not _dated(said)):
+        # a name, or a period in words ("the eighteen-sixties", often quoted from the
+        # sentence beside it); a date ("1971", "November") is a value like any other,
+        # whose sentence must speak of what is asked
         return holder, said, quote or sentence
     about = f"{quote} {sentence}"
     return (holder, said, quote or sentence) if asked and coverage(asked, about) > 0 else None
 
+
+
+def _dated(answer: str) -> bool:
+    """Whether an answer is a date written with a month name ("november", "1 october 2025")."""
+    words = answer.split()
+    return any(w in MONTHS for w in words) and all(w in MONTHS or w.isdigit() for w in words)
 
 
 def polar(answer: str) -> str | None:
