@@ -42,7 +42,8 @@ from groundgate.reading.transcript import Transcript  # noqa: E402
 
 SETS = {"golden": REPO / "groundgate" / "corpus" / "insurance",
         **{name: REPO / "bench" / "datasets" / name
-           for name in ("riverbend", "careers", "isles", "handbook", "aerosense", "council", "newsroom")}}
+           for name in ("riverbend", "careers", "isles", "handbook", "aerosense", "council", "newsroom",
+                    "orchestra")}}
 SIGNALS = ("best", "together", "predicate", "held", "typed", "about", "rank", "cosine")
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6)
 

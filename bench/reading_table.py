@@ -45,7 +45,8 @@ from groundgate.knowledge.embed import make_embedder  # noqa: E402
 DATASETS: dict[str, Path] = {
     "golden": REPO / "groundgate" / "corpus" / "insurance",
     **{name: REPO / "bench" / "datasets" / name
-       for name in ("riverbend", "careers", "isles", "handbook", "aerosense", "council", "newsroom")},
+       for name in ("riverbend", "careers", "isles", "handbook", "aerosense", "council", "newsroom",
+                    "orchestra")},
 }
 CONFIGS = ("router", "A")
 _OTHER = {"Yes": "No", "No": "Yes"}

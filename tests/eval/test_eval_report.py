@@ -169,6 +169,7 @@ BENCH = pathlib.Path(__file__).parents[2] / "bench" / "datasets"
 @pytest.mark.parametrize(("name", "documents", "questions"), [
     ("riverbend", 16, 20), ("careers", 14, 20), ("isles", 21, 20),
     ("handbook", 22, 80), ("aerosense", 19, 82), ("council", 22, 99), ("newsroom", 30, 87),
+    ("orchestra", 35, 78),
 ])
 def test_the_bench_datasets_are_well_formed(name, documents, questions):
     """bench/datasets/* are read as `groundgate eval --dataset` reads them, and their labels hold.
@@ -189,7 +190,7 @@ def test_the_bench_datasets_are_well_formed(name, documents, questions):
         assert any(q.answerable for q in half) and any(not q.answerable for q in half)
 
 
-@pytest.mark.parametrize("name", ["handbook", "aerosense", "newsroom"])
+@pytest.mark.parametrize("name", ["handbook", "aerosense", "newsroom", "orchestra"])
 def test_the_issue_14_datasets_have_the_shape_it_asks_for(name):
     """At least 60 questions, a third unanswerable, Yes and No leads, a disagreement, in each half."""
     loaded = load_questions(BENCH / name / "questions.jsonl")
