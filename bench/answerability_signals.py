@@ -29,6 +29,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's groundgate, not whichever is installed
 
+from reading_table import DATASETS  # noqa: E402  (bench/, this script's folder)
+
 from groundgate.eval.dataset import dataset_store, load_questions  # noqa: E402
 from groundgate.knowledge.embed import make_embedder  # noqa: E402
 from groundgate.models.factory import make_chat_model  # noqa: E402
@@ -40,10 +42,8 @@ from groundgate.reading.score import coverage_of, score_sentences, typed  # noqa
 from groundgate.reading.select import select  # noqa: E402
 from groundgate.reading.transcript import Transcript  # noqa: E402
 
-SETS = {"golden": REPO / "groundgate" / "corpus" / "insurance",
-        **{name: REPO / "bench" / "datasets" / name
-           for name in ("riverbend", "careers", "isles", "handbook", "aerosense", "council", "newsroom",
-                    "orchestra")}}
+SETS = DATASETS
+"""The sets the reading table reads (bench/reading_table.py), in its order."""
 SIGNALS = ("best", "together", "predicate", "held", "typed", "about", "rank", "cosine")
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6)
 
